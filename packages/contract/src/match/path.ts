@@ -1,0 +1,119 @@
+// Page-path normalization and page matching (spec §2 "Configured pages", "Page matching").
+// Pure and browser-safe: the storefront script bundles it, so it stays small and never throws.
+import { matchDomain } from "./domain.js";
+
+export type PageMatchKind = "exact_match" | "contains" | "regex";
+
+/** A user- or service-supplied pattern; invalid or empty gives null (product.md Appendix A). */
+export const toRegExp = (pattern: string): RegExp | null => {
+  if (typeof pattern !== "string" || !pattern) return null;
+  try {
+    return new RegExp(pattern);
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * `[path, query]` of a bare path or a full URL, as written: fragment dropped, scheme and host
+ * dropped, query without its "?". Nothing is decoded or trimmed of slashes here.
+ */
+export const splitUrl = (url: string): [path: string, query: string] => {
+  const s = (typeof url === "string" ? url : "").trim().replace(/#[\s\S]*/, "");
+  const i = s.indexOf("?");
+  const path = (i < 0 ? s : s.slice(0, i)).replace(/^[a-z][a-z\d+.-]*:\/\/[^/]*/i, "");
+  return [path, i < 0 ? "" : s.slice(i + 1)];
+};
+
+/**
+ * spec §2: query and fragment removed, trailing slashes removed, empty path becomes "/".
+ * A full URL gives its pathname. A missing leading "/" is added ("products/a" → "/products/a");
+ * nothing else changes: case and percent-encoding are kept.
+ */
+export function normalizePagePath(path: string): string {
+  const p = splitUrl(path)[0].replace(/\/+$/, "");
+  return p ? (p[0] === "/" ? p : "/" + p) : "/";
+}
+
+const decode = (s: string, all?: boolean): string => {
+  try {
+    return all ? decodeURIComponent(s.replace(/\+/g, " ")) : decodeURI(s);
+  } catch {
+    return s;
+  }
+};
+
+/**
+ * Normalized paths are equal, as written or percent-decoded, so a configured "/products/café"
+ * equals the browser's "/products/caf%C3%A9" (decodeURI keeps "%2F" and "%3F" encoded).
+ */
+export const samePath = (a: string, b: string): boolean => {
+  const x = normalizePagePath(a);
+  const y = normalizePagePath(b);
+  return x === y || decode(x) === decode(y);
+};
+
+/** Query parts as decoded `[key, value]`; a part without "=" has value null. */
+const queryParts = (q: string): [string, string | null][] =>
+  q
+    .split("&")
+    .filter(Boolean)
+    .map((part) => {
+      const i = part.indexOf("=");
+      return i < 0
+        ? [decode(part, true), null]
+        : [decode(part.slice(0, i), true), decode(part.slice(i + 1), true)];
+    });
+
+/**
+ * spec §2 page matching of `url` (bare path or full URL) against one configured pattern.
+ * - exact_match: normalized paths are equal (see `samePath`), and every query part the pattern
+ *   carries ("/products/a?color=red&size=2") appears in the url's query, in any order; extra url
+ *   parameters are allowed. "key" requires the key with any value; "key=" requires an empty value.
+ *   Keys and values are compared decoded ("+" and "%20" are a space) and case-sensitively.
+ * - contains / regex: true when the pattern is found in the normalized path, in the path as
+ *   written, or in the path as written plus "?" and the query (never the host or fragment). So
+ *   "^/products/[^/]+$" matches "/products/a/?utm_source=x", and "utm_source=fb" targets by query.
+ *   Case-sensitive; an empty or invalid pattern matches nothing.
+ * - any other kind: false.
+ */
+export function matchPagePath(kind: PageMatchKind | string, pattern: string, url: string): boolean {
+  if (typeof pattern !== "string") return false;
+  const [path, query] = splitUrl(url);
+  if (kind === "exact_match") {
+    const have = queryParts(query);
+    return (
+      samePath(pattern, url) &&
+      queryParts(splitUrl(pattern)[1]).every(([k, v]) =>
+        have.some(([hk, hv]) => hk === k && (v === null || (hv ?? "") === v)),
+      )
+    );
+  }
+  const texts = [normalizePagePath(url), path, query ? path + "?" + query : path];
+  if (kind === "contains") return !!pattern && texts.some((t) => t.includes(pattern));
+  const re = kind === "regex" ? toRegExp(pattern) : null;
+  return !!re && texts.some((t) => re.test(t));
+}
+
+/**
+ * spec §3 "Page configuration" against the current location. A non-empty `page.domain` must match
+ * the host (`matchDomain`: exact and case-insensitive, no "www." folding; a `*.` entry is honoured).
+ * Choice: an empty domain means `mainDomain` when one is given, and any host otherwise.
+ * `page_match` defaults to exact_match.
+ */
+export function matchPage(
+  page: { domain?: string; page_path: string; page_match?: string },
+  location: { hostname: string; pathname: string; search?: string },
+  mainDomain?: string,
+): boolean {
+  const domain = page.domain || mainDomain;
+  const search = location.search || "";
+  return (
+    (!domain || matchDomain(location.hostname, domain)) &&
+    matchPagePath(
+      page.page_match || "exact_match",
+      page.page_path,
+      location.pathname + (search && search[0] !== "?" ? "?" + search : search),
+    )
+  );
+}

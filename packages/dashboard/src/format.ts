@@ -1,0 +1,31 @@
+// Display formats shared by the screens. The browser's locale decides the date format; the
+// full ISO time goes into `dateTime`/`title` so nothing is lost.
+const dateTimeFormat = new Intl.DateTimeFormat(undefined, {
+  dateStyle: "medium",
+  timeStyle: "short",
+});
+const timeFormat = new Intl.DateTimeFormat(undefined, { timeStyle: "medium" });
+const dateTimeSecondsFormat = new Intl.DateTimeFormat(undefined, {
+  dateStyle: "short",
+  timeStyle: "medium",
+});
+
+function parse(iso: string): Date | null {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+/** "21 Nov 2025, 14:03" */
+export function formatDateTime(iso: string): string {
+  const date = parse(iso);
+  return date ? dateTimeFormat.format(date) : iso;
+}
+
+/** "14:03:22" for today, with the date for anything older: a live list is read by the second. */
+export function formatEventTime(iso: string, now: Date = new Date()): string {
+  const date = parse(iso);
+  if (!date) return iso;
+  return date.toDateString() === now.toDateString()
+    ? timeFormat.format(date)
+    : dateTimeSecondsFormat.format(date);
+}

@@ -1,0 +1,29 @@
+import { EVENTS_REFETCH_INTERVAL_MS, useEvents } from "../../api/queries";
+import { formatEventTime } from "../../format";
+
+/** The number of stored events, refreshed with the list (same query, fetched once). */
+export function EventCount() {
+  const { data, dataUpdatedAt, isError } = useEvents();
+  return (
+    <section className="stat-card" aria-labelledby="event-count-label">
+      <p className="stat-card__label" id="event-count-label">
+        <span className={isError ? "live-dot live-dot--off" : "live-dot"} aria-hidden="true" />
+        Stored events
+      </p>
+      {data ? (
+        <p className="stat-card__value" data-testid="event-count">
+          {data.total}
+        </p>
+      ) : (
+        <p className="stat-card__value stat-card__value--pending" aria-label="Loading">
+          …
+        </p>
+      )}
+      <p className="stat-card__hint">
+        {dataUpdatedAt
+          ? `Updated ${formatEventTime(new Date(dataUpdatedAt).toISOString())} · every ${EVENTS_REFETCH_INTERVAL_MS / 1000} s`
+          : `Refreshes every ${EVENTS_REFETCH_INTERVAL_MS / 1000} s`}
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,22 @@
+import { useExperiences } from "../../api/queries";
+import { DataTable } from "../../components/DataTable";
+import { EmptyState } from "../../components/StatusMessage";
+import { ExperiencesTable } from "./ExperiencesTable";
+
+export function ExperiencesDataTable() {
+  const query = useExperiences();
+  return (
+    <DataTable
+      query={query}
+      noun="experiences"
+      isEmpty={(data) => data.experiences.length === 0}
+      empty={
+        <EmptyState title="No experiences yet">
+          Experiences personalise or test what shoppers see on your pages. They will be listed here.
+        </EmptyState>
+      }
+    >
+      {(data) => <ExperiencesTable experiences={data.experiences} />}
+    </DataTable>
+  );
+}

@@ -1,0 +1,107 @@
+// The app factory (conventions, habit 8): `buildApp({ store, clock, log })` returns the Fastify
+// app; `main.ts` reads the environment and listens. Tests call it without a socket (`inject`).
+
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import Fastify from "fastify";
+import type { FastifyError, FastifyInstance } from "fastify";
+import cookie from "@fastify/cookie";
+import fastifyStatic from "@fastify/static";
+import { MAX_BODY_BYTES } from "@storefit/contract";
+import type { Store } from "./store/types.js";
+import { HttpError, sendError } from "./http/errors.js";
+import { clientRoutes } from "./routes/client.js";
+import { adminRoutes } from "./routes/admin.js";
+import { assetRoutes } from "./routes/assets.js";
+
+export type AppOptions = {
+  store: Store;
+  /** Milliseconds since the epoch; tests pass a fixed clock. */
+  clock?: () => number;
+  log?: boolean;
+  /** Where storefit.js lives (default: packages/sdk/dist). */
+  sdkDir?: string;
+  /** The dashboard's built files (default: packages/dashboard/dist); absent → not served. */
+  dashboardDir?: string;
+  /** The public origin of the service, used as api_host in snippets (default: from the request). */
+  publicUrl?: string;
+};
+
+// src/ and dist/ both sit one level below packages/server, so one relative path serves both.
+const defaultDir = (rel: string) => fileURLToPath(new URL(rel, import.meta.url));
+
+export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
+  const clock = opts.clock ?? Date.now;
+  const app = Fastify({
+    logger: opts.log ?? false,
+    bodyLimit: MAX_BODY_BYTES,
+    routerOptions: { ignoreTrailingSlash: true },
+    // Validate, never repair: no coercion and no silent removal of unknown keys.
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: false } },
+  });
+
+  // Bodies are JSON text under any of these content types (spec §7: "JSON text sent with a
+  // form-encoded content type"); beacons arrive as text/plain.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(
+    ["application/json", "text/plain", "application/x-www-form-urlencoded"],
+    { parseAs: "string" },
+    (_req, body, done) => {
+      const text = typeof body === "string" ? body : body.toString("utf8");
+      if (!text.trim()) return done(new HttpError(400, "invalid_json", "The body is empty"), undefined);
+      try {
+        done(null, JSON.parse(text));
+      } catch {
+        done(new HttpError(400, "invalid_json"), undefined);
+      }
+    },
+  );
+
+  app.setErrorHandler((err: FastifyError | HttpError, req, reply) => {
+    if (err instanceof HttpError) return sendError(reply, err.statusCode, err.code, err.message);
+    if ("validation" in err && err.validation) {
+      return sendError(reply, 400, "invalid_body", `${err.validationContext ?? "body"}${err.message.replace(/^(body|querystring|params)/, "")}`);
+    }
+    switch (err.code) {
+      case "FST_ERR_CTP_BODY_TOO_LARGE":
+        return sendError(reply, 413, "payload_too_large");
+      case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
+        return sendError(reply, 415, "unsupported_media_type");
+      case "FST_ERR_CTP_EMPTY_JSON_BODY":
+      case "FST_ERR_CTP_INVALID_CONTENT_LENGTH":
+        return sendError(reply, 400, "invalid_json", err.message);
+    }
+    const status = err.statusCode ?? 500;
+    if (status >= 400 && status < 500) return sendError(reply, status, "invalid_body", err.message);
+    req.log.error({ err }, "unhandled error");
+    return sendError(reply, 500, "internal");
+  });
+
+  await app.register(cookie);
+
+  app.get("/healthz", async () => ({ ok: true }));
+  clientRoutes(app, { store: opts.store, clock });
+  adminRoutes(app, { store: opts.store, clock, secureCookies: opts.publicUrl?.startsWith("https:") ?? false });
+  assetRoutes(app, {
+    store: opts.store,
+    sdkDir: opts.sdkDir ?? defaultDir("../../sdk/dist/"),
+    ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}),
+  });
+
+  const dashboardDir = opts.dashboardDir ?? defaultDir("../../dashboard/dist/");
+  const hasDashboard = existsSync(`${dashboardDir}/index.html`);
+  if (hasDashboard) {
+    await app.register(fastifyStatic, { root: dashboardDir, prefix: "/", wildcard: false, index: ["index.html"] });
+  }
+
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split("?")[0] ?? "";
+    // The dashboard is a single-page app: its routes fall back to index.html.
+    if (hasDashboard && req.method === "GET" && !/^\/(api|v1|sdk)(\/|$)/.test(path)) {
+      return reply.type("text/html; charset=utf-8").sendFile("index.html");
+    }
+    return sendError(reply, 404, "not_found", `No route for ${req.method} ${path}`);
+  });
+
+  return app;
+}

@@ -1,0 +1,32 @@
+// Password hashing with scrypt, a memory-hard function (product.md §3), from Node's crypto: no
+// native dependency. Format: scrypt$N$r$p$salt$hash (base64url), so parameters can grow later.
+
+import { randomBytes, scrypt, timingSafeEqual } from "node:crypto";
+
+const N = 1 << 15; // 32 MiB of memory per hash with r = 8
+const R = 8;
+const P = 1;
+const KEY_BYTES = 32;
+const MAX_MEM = 128 * N * R * 2;
+
+function derive(password: string, salt: Buffer, n: number, r: number, p: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    scrypt(password, salt, KEY_BYTES, { N: n, r, p, maxmem: Math.max(MAX_MEM, 128 * n * r * 2) }, (err, key) =>
+      err ? reject(err) : resolve(key),
+    );
+  });
+}
+
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await derive(password, salt, N, R, P);
+  return `scrypt$${N}$${R}$${P}$${salt.toString("base64url")}$${key.toString("base64url")}`;
+}
+
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [scheme, n, r, p, salt, hash] = stored.split("$");
+  if (scheme !== "scrypt" || !n || !r || !p || !salt || !hash) return false;
+  const expected = Buffer.from(hash, "base64url");
+  const key = await derive(password, Buffer.from(salt, "base64url"), Number(n), Number(r), Number(p));
+  return key.length === expected.length && timingSafeEqual(key, expected);
+}

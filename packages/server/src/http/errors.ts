@@ -1,0 +1,27 @@
+// One JSON error shape for every 4xx/5xx answer: `{ error: { code, message } }`.
+
+import { API_ERROR_CODES } from "@storefit/contract";
+import type { ApiErrorCode } from "@storefit/contract";
+import type { FastifyReply } from "fastify";
+
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: ApiErrorCode,
+    message?: string,
+  ) {
+    super(message ?? API_ERROR_CODES[code]);
+  }
+}
+
+export function sendError(
+  reply: FastifyReply,
+  statusCode: number,
+  code: ApiErrorCode,
+  message?: string,
+): FastifyReply {
+  return reply
+    .code(statusCode)
+    .type("application/json; charset=utf-8")
+    .send({ error: { code, message: message ?? API_ERROR_CODES[code] } });
+}

@@ -1,0 +1,39 @@
+// Reads the environment (product.md §3 "Settings"), opens the SQLite store, seeds the demo
+// account on first start, and listens.
+
+import { mkdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { buildApp } from "./app.js";
+import { SqliteStore } from "./store/sqlite.js";
+import { DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD, seedDemo } from "./seed/demo.js";
+
+const port = Number(process.env.PORT ?? 4100);
+const host = process.env.HOST ?? "127.0.0.1";
+const dataDir = resolve(process.env.DATA_DIR ?? "./data");
+const adminEmail = process.env.STOREFIT_ADMIN_EMAIL ?? DEFAULT_ADMIN_EMAIL;
+const adminPassword = process.env.STOREFIT_ADMIN_PASSWORD ?? DEFAULT_ADMIN_PASSWORD;
+const publicUrl = process.env.PUBLIC_URL;
+
+mkdirSync(dataDir, { recursive: true });
+const store = new SqliteStore(join(dataDir, "storefit.sqlite"));
+store.migrate();
+const { created } = await seedDemo(store, { email: adminEmail, password: adminPassword });
+
+const app = await buildApp({ store, log: process.env.LOG !== "0", ...(publicUrl ? { publicUrl } : {}) });
+await app.listen({ port, host });
+
+const origin = publicUrl ?? `http://localhost:${port}`;
+console.log(`Storefit service on ${origin} (data in ${dataDir})`);
+if (created) console.log("Seeded the demo account Little Sprouts (client key ck_demo_littlesprouts).");
+if (!process.env.STOREFIT_ADMIN_PASSWORD) {
+  console.log(`Demo mode: dashboard ${origin}/ — sign in as ${adminEmail} / ${adminPassword}`);
+}
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    void app.close().then(() => {
+      store.close();
+      process.exit(0);
+    });
+  });
+}

@@ -1,0 +1,67 @@
+// The storefront script, the generated snippet, and unknown routes.
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { FastifyInstance } from "fastify";
+import { buildApp } from "../src/app.js";
+import { SqliteStore } from "../src/store/sqlite.js";
+import { seedDemo, DEMO_CLIENT_KEY } from "../src/seed/demo.js";
+import { OWNER } from "./helpers.js";
+
+let app: FastifyInstance;
+let store: SqliteStore;
+
+beforeEach(async () => {
+  const sdkDir = mkdtempSync(join(tmpdir(), "storefit-sdk-"));
+  writeFileSync(join(sdkDir, "storefit.js"), "/*storefit*/console.log(1)");
+  writeFileSync(join(sdkDir, "storefit.debug.js"), "/*debug*/console.log(1)");
+  store = new SqliteStore(":memory:");
+  store.migrate();
+  await seedDemo(store, OWNER);
+  app = await buildApp({ store, sdkDir, dashboardDir: join(sdkDir, "none"), publicUrl: "https://api.storefit.test" });
+});
+afterEach(async () => {
+  await app.close();
+  store.close();
+});
+
+describe("scripts", () => {
+  it("serves storefit.js and its debug twin as JavaScript", async () => {
+    const res = await app.inject("/sdk/storefit.js");
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["content-type"]).toMatch(/^application\/javascript/);
+    expect(res.body).toBe("/*storefit*/console.log(1)");
+    expect((await app.inject("/sdk/storefit.debug.js")).body).toContain("/*debug*/");
+  });
+
+  it("serves the account's snippet: the settings global, then the script, with an ETag", async () => {
+    const res = await app.inject(`/v1/accounts/${DEMO_CLIENT_KEY}/snippet.js`);
+    expect(res.statusCode).toBe(200);
+    const [first, rest] = [res.body.slice(0, res.body.indexOf("\n")), res.body.slice(res.body.indexOf("\n") + 1)];
+    expect(rest).toBe("/*storefit*/console.log(1)");
+    const settings = JSON.parse(first.replace(/^window\.storefitSettings=/, "").replace(/;$/, ""));
+    expect(settings).toMatchObject({
+      client_key: DEMO_CLIENT_KEY,
+      api_host: "https://api.storefit.test",
+      domain: "littlesprouts.localhost",
+      subdomains: ["littlesprouts-uk.localhost"],
+      page_update: false,
+      intelligent_code: true,
+      personalize_after_timeout: true,
+      sdk_timeout_ms: 5000,
+    });
+    expect(settings.pages.length).toBeGreaterThanOrEqual(25);
+    const again = await app.inject({ url: `/v1/accounts/${DEMO_CLIENT_KEY}/snippet.js`, headers: { "if-none-match": res.headers.etag as string } });
+    expect(again.statusCode).toBe(304);
+  });
+
+  it("answers 404 JSON for an unknown account's snippet and unknown routes", async () => {
+    const res = await app.inject("/v1/accounts/ck_nobody/snippet.js");
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toMatchObject({ error: { code: "unknown_client_key" } });
+    const nothing = await app.inject("/api/nothing");
+    expect(nothing.statusCode).toBe(404);
+    expect(nothing.json()).toMatchObject({ error: { code: "not_found" } });
+  });
+});
