@@ -13,6 +13,7 @@ export default defineConfig({
           name: "unit",
           include: ["packages/*/test/**/*.test.ts", "apps/*/test/**/*.test.ts"],
           environment: "node",
+          sequence: { groupOrder: 0 },
         },
       },
       {
@@ -26,6 +27,8 @@ export default defineConfig({
           // Each file launches one Chromium; two cores cannot run many at once.
           maxWorkers: 2,
           fileParallelism: true,
+          // After the unit tests, so the two never compete for the two cores.
+          sequence: { groupOrder: 1 },
         },
       },
     ],
