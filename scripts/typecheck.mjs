@@ -12,6 +12,7 @@ const projects = [
   "apps/demo-shop",
   "e2e",
   "bench",
+  "test",
 ];
 let failed = 0;
 for (const dir of projects) {

@@ -1,0 +1,138 @@
+// The storefront script's walking skeleton against a fake provider: the config call exactly as
+// spec §7 says, innerHTML and src applied, the page revealed (also on every failure and after
+// sdk_timeout_ms), the PAGE event sent, and the document events of product.md §2.
+
+import { describe, expect, it } from "vitest";
+import type { Config, ConfigsResponse } from "@storefit/contract";
+import { eventually } from "../harness.js";
+import { useSdkHarness } from "./sdk-harness.js";
+
+const h = useSdkHarness();
+
+const PRODUCT = `<h1>Soap</h1><span id="price">$10.00</span><img id="hero" src="/a.png" alt="">`;
+
+function config(id: string, elementPath: string, variation: Config["variation"]): Config {
+  return {
+    config_customer_id: id,
+    config_id: `cfg_${id}`,
+    variation_id: `var_${id}`,
+    variation,
+    variation_data_type: "HTML_ELEMENT",
+    properties: { element_path: elementPath },
+    experience_behaviour_response: { experience_id: "exp_1", behaviour_id: "beh_1", rule_id: "rule_1" },
+  };
+}
+
+const answer = (...configs: Config[]): ConfigsResponse => ({
+  configs: Object.fromEntries(configs.map((c) => [c.config_customer_id, c])),
+  user_id: "u_42",
+});
+
+describe("walking skeleton of storefit.js", () => {
+  it("makes the config call of spec §7, applies innerHTML and src, reveals, and sends the PAGE event", async () => {
+    h.fake.configs(answer(config("price", "#price", { innerHTML: "<b>$8.00</b>" }), config("hero", "#hero", { src: "/b.png" })));
+    const { page, errors, events, visible } = await open("/products/soap?ref=x");
+    await expect.poll(() => page.locator("#price").innerHTML()).toBe("<b>$8.00</b>");
+    expect(await page.locator("#hero").getAttribute("src")).toBe("/b.png");
+    expect(await visible()).toBe(true);
+
+    const [call] = h.fake.to("/v1/users/configs/");
+    expect(call!.method).toBe("POST");
+    expect(call!.query.get("cfenc")).toBe("ck_test");
+    expect(call!.headers["content-type"]).toBe("application/x-www-form-urlencoded");
+    expect(call!.body).toMatchObject({
+      current_page_path: "/products/soap?ref=x",
+      current_domain: "shop.localhost",
+      session_id: expect.any(String),
+      user: { user_customer_id: expect.any(String), anonymous: true },
+    });
+
+    const cfe = await eventually(() => h.fake.to("/v1/cfe/")[0], 5000, "the PAGE event");
+    expect(cfe.query.get("cfenc")).toBe("ck_test");
+    const [event] = cfe.body.events;
+    expect(event).toMatchObject({
+      event_type: "PAGE",
+      event_customer_id: "shop.localhost|page_view",
+      domain: "shop.localhost",
+      session_id: call!.body.session_id,
+      pageview_seq_number: 1,
+      properties: { page_path: "/products/soap" },
+    });
+    expect(event.insert_id).toEqual(expect.any(String));
+    expect(event.config_summary.map((s: { config_id: string }) => s.config_id).sort()).toEqual(["cfg_hero", "cfg_price"]);
+    expect(cfe.body.user.user_id).toBe("u_42");
+    const summary = await eventually(() => h.fake.to("/v1/config/request/summary/")[0], 5000, "the summaries");
+    expect(summary.body.summaries).toHaveLength(2);
+
+    const names = (await events()).map((e) => e.type);
+    expect(names).toEqual(expect.arrayContaining(["storefit:revealed", "storefit:applied", "storefit:ready"]));
+    const applied = (await events()).find((e) => e.type === "storefit:applied")!;
+    expect((applied.detail as string[]).sort()).toEqual(["cfg_hero", "cfg_price"]);
+    expect(errors).toEqual([]);
+  });
+
+  it("keeps the visitor and counts page views within the session", async () => {
+    const { page } = await open("/one");
+    await eventually(() => h.fake.to("/v1/cfe/")[0], 5000, "first PAGE event");
+    await page.goto(h.fake.shopUrl("/one"));
+    const [first, second] = await eventually(() => (h.fake.to("/v1/cfe/").length === 2 ? h.fake.to("/v1/cfe/") : false), 5000, "second PAGE event");
+    expect(second!.body.user.user_customer_id).toBe(first!.body.user.user_customer_id);
+    expect(second!.body.events[0].pageview_seq_number).toBe(2);
+  });
+
+  const failures: [string, () => void, string | null][] = [
+    ["answers 500", () => h.fake.answer("/v1/users/configs/", () => ({ status: 500, json: { error: "boom" } })), "CFJSSDK001"],
+    ["answers invalid JSON", () => h.fake.answer("/v1/users/configs/", () => ({ text: "{not json" })), null],
+    ["drops the connection", () => h.fake.answer("/v1/users/configs/", () => ({ drop: true })), "CFJSSDK004"],
+  ];
+  for (const [name, arrange, code] of failures) {
+    it(`reveals the page and stays quiet when the provider ${name}`, async () => {
+      arrange();
+      const { page, errors, events, visible } = await open("/p", { body: PRODUCT });
+      await page.waitForFunction(() => !document.getElementById("storefit-hide"));
+      expect(await visible()).toBe(true);
+      expect(await page.locator("#price").innerText()).toBe("$10.00");
+      if (code) expect((await events()).find((e) => e.type === "storefit:error")?.detail).toMatchObject({ code });
+      expect(errors).toEqual([]);
+    });
+  }
+
+  it("retries a call that gets no response: 3 attempts, 500 ms apart (spec §8)", async () => {
+    h.fake.answer("/v1/users/configs/", () => ({ drop: true }));
+    const { page } = await open("/p", { body: PRODUCT });
+    await page.waitForFunction(() => !document.getElementById("storefit-hide"));
+    const calls = h.fake.to("/v1/users/configs/");
+    expect(calls).toHaveLength(3);
+    expect(calls[1]!.at - calls[0]!.at).toBeGreaterThanOrEqual(450);
+    expect(calls[2]!.at - calls[1]!.at).toBeGreaterThanOrEqual(450);
+  });
+
+  it("reveals after sdk_timeout_ms when the provider is slow, and still reports the page", async () => {
+    h.fake.answer("/v1/users/configs/", () => ({ delayMs: 2500, json: answer(config("price", "#price", { innerHTML: "late" })) }));
+    const { page, events } = await open("/slow", { body: PRODUCT, settings: { sdk_timeout_ms: 600 } }, { waitUntil: "commit" });
+    await page.waitForFunction(() => getComputedStyle(document.documentElement).visibility === "visible", null, { timeout: 2000 });
+    const revealed = (await events()).find((e) => e.type === "storefit:revealed")!;
+    expect(revealed.at).toBeLessThan(2000);
+    expect(h.fake.to("/v1/users/configs/")).toHaveLength(1);
+    await eventually(() => h.fake.to("/v1/cfe/")[0], 6000, "the PAGE event after the late answer");
+  });
+
+  it("stops before any call, and reveals, without a client key or on a domain that is not configured", async () => {
+    const a = await open("/nokey", { body: PRODUCT, settings: { client_key: "" } });
+    const b = await open("/otherdomain", { body: PRODUCT, settings: { domain: "elsewhere.example" } });
+    const c = await open("/nosettings", { body: PRODUCT, settings: null });
+    for (const o of [a, b, c]) {
+      await o.page.waitForFunction(() => !document.getElementById("storefit-hide"));
+      expect(await o.visible()).toBe(true);
+      expect(o.errors).toEqual([]);
+    }
+    expect((await a.events()).find((e) => e.type === "storefit:error")?.detail).toMatchObject({ code: "CFINIT006" });
+    expect((await b.events()).find((e) => e.type === "storefit:error")?.detail).toMatchObject({ code: "CFINIT005" });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(h.fake.requests).toEqual([]);
+  });
+});
+
+function open(path: string, fixture: Parameters<typeof h.open>[1] = { body: PRODUCT }, opts?: Parameters<typeof h.open>[2]) {
+  return h.open(path, fixture, opts);
+}
