@@ -20,13 +20,14 @@ import type {
   EventsRequest,
   SummariesRequest,
 } from "@storefit/contract";
-import { doc, now, randomId, win } from "../env/globals.js";
+import { now, randomId, win } from "../env/globals.js";
 import { log } from "../core/log.js";
 import { emit } from "../core/emit.js";
 import { readSettings, storagePrefix } from "../core/settings.js";
 import { loadVisitor } from "../core/visitor.js";
 import { hidePage, revealPage } from "../dom/visibility.js";
-import { applyConfig } from "../dom/apply.js";
+import { createEngine } from "../dom/engine.js";
+import { createScope } from "../core/scope.js";
 import { post } from "../track/transport.js";
 
 declare global {
@@ -41,12 +42,6 @@ function stop(code: ErrorCode): void {
   emit(DOCUMENT_EVENTS.error, { code });
   revealPage();
 }
-
-const domReady = () =>
-  new Promise<void>((resolve) => {
-    if (doc.readyState !== "loading") resolve();
-    else doc.addEventListener("DOMContentLoaded", () => resolve(), { once: true });
-  });
 
 async function start(): Promise<void> {
   // spec §8: a second copy of the script on the page stops (single-page mode re-inits instead).
@@ -81,14 +76,22 @@ async function start(): Promise<void> {
     emit(DOCUMENT_EVENTS.error, { code: res.code, status: res.status });
   }
 
-  await domReady();
+  const scope = createScope();
+  const engine = createEngine({
+    scope,
+    settings: s,
+    device: "desktop",
+    track: () => {},
+  });
+  scope.add(engine.revert);
   const summaries: ConfigSummary[] = [];
-  const applied: string[] = [];
   const requestedTime = now();
-  for (const c of configs) {
+  const onPage = configs.filter((c) => {
     const p = c.properties;
-    if (p?.page_path && !matchPage({ domain: p.domain ?? "", page_path: p.page_path, page_match: p.page_match ?? "exact_match" }, loc)) continue;
-    if (applyConfig(c)) applied.push(c.config_id);
+    return !p?.page_path || matchPage({ domain: p.domain ?? "", page_path: p.page_path, page_match: p.page_match ?? "exact_match" }, loc);
+  });
+  const { applied } = await engine.apply(onPage);
+  for (const c of onPage) {
     const xp = c.experience_behaviour_response;
     summaries.push({
       config_id: c.config_id,
