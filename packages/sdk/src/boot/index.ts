@@ -1,13 +1,14 @@
-// Entry point of storefit.js. The walking skeleton of the whole loop: read the settings, hide the
-// page, ask for configs, apply them, reveal, and report the page view. One catch around all of
-// it reveals the page (conventions, habit 4): the script never blanks or breaks a shop.
+// Entry point of storefit.js: the page API (product.md §2), the `storefitQueue` hand-off, and one
+// initialization per page (or per path in single-page mode): settings → gate (mode and stops) →
+// visitor → config call → apply → reveal → report. Every entry point is guarded: a failure
+// reveals the page and never throws into it (conventions, habit 4).
 
 import {
   CLIENT_PATHS,
   DOCUMENT_EVENTS,
   SDK_VERSION,
-  eventCustomerId,
   matchPage,
+  matchesAnyPattern,
   normalizePagePath,
   resolveEventDomain,
 } from "@storefit/contract";
@@ -16,127 +17,346 @@ import type {
   ConfigSummary,
   ConfigsRequest,
   ConfigsResponse,
-  ErrorCode,
-  EventsRequest,
+  Properties,
+  StorefitSettings,
   SummariesRequest,
 } from "@storefit/contract";
-import { now, randomId, win } from "../env/globals.js";
+import { doc, now, safe, storageGet, storageGetJson, storageRemove, storageSet, storageSetJson, win } from "../env/globals.js";
 import { log } from "../core/log.js";
 import { emit } from "../core/emit.js";
 import { readSettings, storagePrefix } from "../core/settings.js";
+import { parseUrlParams, withoutParams } from "../core/params.js";
+import { gate } from "../core/gate.js";
 import { loadVisitor } from "../core/visitor.js";
+import type { PropertyScope, TagScope, Visitor } from "../core/visitor.js";
+import { propertyValue, tagList, trackQueueSize, validEventName, validName } from "../core/builders.js";
+import { createScope } from "../core/scope.js";
+import type { Scope } from "../core/scope.js";
 import { hidePage, revealPage } from "../dom/visibility.js";
 import { createEngine } from "../dom/engine.js";
-import { createScope } from "../core/scope.js";
+import { createTracker } from "../track/tracker.js";
+import type { Tracker } from "../track/tracker.js";
 import { post } from "../track/transport.js";
+import { watchPath } from "./spa.js";
+
+type Api = {
+  version: string;
+  track: (name: string, properties?: Properties) => boolean;
+  setUserProperty: (name: string, value: unknown) => boolean;
+  setPrivateProperty: (name: string, value: unknown) => boolean;
+  setSessionProperty: (name: string, value: unknown) => boolean;
+  setCrmProperty: (name: string, value: unknown) => boolean;
+  addTags: (tags: string[] | string, scope?: TagScope) => boolean;
+  identify: (customerId: string, properties?: Properties) => boolean;
+  ready: (callback: () => void) => void;
+  init: () => void;
+  uninit: () => void;
+};
 
 declare global {
   interface Window {
     storefitSettings?: unknown;
-    storefit?: { version: string };
+    storefit?: Api;
+    storefitQueue?: unknown[];
   }
 }
 
-function stop(code: ErrorCode): void {
-  log(code);
-  emit(DOCUMENT_EVENTS.error, { code });
-  revealPage();
+/** Config call state (spec §4): not needed → sent → received | error received. */
+export type ConfigCallState = "not_needed" | "sent" | "received" | "error";
+
+type Instance = {
+  scope: Scope;
+  settings: StorefitSettings;
+  visitor: Visitor;
+  tracker: Tracker;
+};
+
+let current: Instance | null = null;
+let isReady = false;
+let readyCallbacks: (() => void)[] = [];
+let stopWatching: (() => void) | null = null;
+
+function markReady(detail: unknown): void {
+  isReady = true;
+  emit(DOCUMENT_EVENTS.ready, detail);
+  const callbacks = readyCallbacks;
+  readyCallbacks = [];
+  for (const cb of callbacks) safe(cb, undefined);
 }
 
-async function start(): Promise<void> {
-  // spec §8: a second copy of the script on the page stops (single-page mode re-inits instead).
-  if (win.storefit) return stop("CFINIT007");
-  win.storefit = { version: SDK_VERSION };
+function stop(code: Parameters<typeof log>[0], silent?: boolean): void {
+  if (!silent) log(code);
+  emit(DOCUMENT_EVENTS.error, { code });
+  revealPage();
+  markReady({ stopped: code });
+}
+
+const wait = (scope: Scope, ms: number) => new Promise<void>((r) => scope.timeout(r, ms));
+
+/** Properties from a shop's call, keeping only values the builders accept (spec §5). */
+function cleanProperties(props: unknown): Properties {
+  const out: Properties = {};
+  if (props && typeof props === "object") {
+    for (const [k, v] of Object.entries(props)) {
+      const value = propertyValue(v);
+      if (value !== undefined) out[k] = value;
+    }
+  }
+  return out;
+}
+
+async function init(): Promise<void> {
   hidePage();
+  isReady = false;
   const s = readSettings(win.storefitSettings);
-  if (!s || !s.client_key) return stop("CFINIT006");
-  const revealTimer = setTimeout(revealPage, s.sdk_timeout_ms);
   const loc = win.location;
-  const domain = resolveEventDomain(loc.hostname, s.domain, s.subdomains);
-  if (!domain) return stop("CFINIT005");
+  const params = parseUrlParams(loc.search);
+  const prefix = storagePrefix(s?.client_key ?? "");
+  const previewKey = prefix + "preview";
+  if (params.preview === true) storageSet("sessionStorage", previewKey, "1");
+  if (params.preview === false) storageRemove("sessionStorage", previewKey);
+  const outboundKey = prefix + "ob";
+  const g = gate({
+    settings: s,
+    hostname: loc.hostname,
+    userAgent: safe(() => win.navigator.userAgent, ""),
+    hasInitElement: !!(doc.head || doc.documentElement),
+    alreadyInitialized: !!current,
+    editMode: params.edit || safe(() => win.self !== win.top && /^storefit-editor/.test(win.name), false),
+    previewMode: storageGet("sessionStorage", previewKey) === "1",
+    outboundParam: params.outbound,
+    outboundMarkerAt: Number(storageGet("localStorage", outboundKey)) || null,
+    now: now(),
+  });
+  if ("stop" in g) return stop(g.stop, g.silent);
+  const settings = s!;
+  if (g.setOutboundMarker) storageSet("localStorage", outboundKey, String(now()));
 
-  const { user, sessionId, pageviewSeq } = loadVisitor(storagePrefix(s.client_key));
-  const ep = { apiHost: s.api_host, clientKey: s.client_key };
-  const pagePath = normalizePagePath(loc.pathname);
-
-  const request: ConfigsRequest = {
-    user,
-    current_page_path: loc.pathname + loc.search,
-    current_domain: loc.hostname,
-    session_id: sessionId,
-  };
-  const res = await post(ep, CLIENT_PATHS.configs, request);
-  let configs: Config[] = [];
-  if (res.ok) {
-    const answer = res.data as ConfigsResponse | null;
-    configs = Object.values(answer?.configs ?? {});
-    if (answer?.user_id) user.user_id = answer.user_id;
-  } else {
-    log(res.code, res.status, res.data);
-    emit(DOCUMENT_EVENTS.error, { code: res.code, status: res.status });
+  // Prefixed parameters did their work (they are in the visitor below): take them out of the
+  // address bar without a reload (spec §2).
+  if (params.strip.length) {
+    safe(() => win.history.replaceState(win.history.state, "", loc.pathname + withoutParams(loc.search, params.strip) + loc.hash), undefined);
   }
 
   const scope = createScope();
+  let timedOut = false;
+  scope.timeout(() => {
+    timedOut = true;
+    revealPage();
+  }, settings.sdk_timeout_ms);
+
+  const preview = g.mode === "preview";
+  const domain = resolveEventDomain(loc.hostname, settings.domain, settings.subdomains)!;
+  // Share the customer-id cookie across the main domain's subdomains when we are on one.
+  const main = settings.domain.toLowerCase();
+  const cookieDomain = domain === main || domain.endsWith("." + main) ? main.replace(/^www\./, "") : undefined;
+  const visitor = loadVisitor(prefix, params, { preview, ...(cookieDomain && cookieDomain.includes(".") ? { cookieDomain } : {}) });
+  const pagePath = normalizePagePath(loc.pathname);
+  const ep = { apiHost: settings.api_host, clientKey: settings.client_key };
+  const tracker = createTracker({
+    ep,
+    user: visitor.user,
+    domain,
+    sessionId: visitor.sessionId,
+    pagePath,
+    queueSize: trackQueueSize(settings.track_queue_size),
+    scope,
+    // spec §4 preview: no tracking; spec §6: blacklisted pages and referrers are not tracked.
+    enabled:
+      !preview &&
+      !matchesAnyPattern(settings.page_blacklist ?? [], loc.pathname) &&
+      !matchesAnyPattern(settings.referrer_blacklist ?? [], safe(() => doc.referrer, "")),
+  });
+  const inst: Instance = { scope, settings, visitor, tracker };
+  current = inst;
+  runQueue();
+
+  if (settings.initial_delay_ms > 0) await wait(scope, settings.initial_delay_ms);
+  if (current !== inst) return;
+
+  // The config call (spec §7), or the session cache when intelligent code is off (spec §7).
+  const cacheKey = prefix + "cfg_" + visitor.user.user_customer_id;
+  let state: ConfigCallState = "not_needed";
+  let configs: Config[] | null = settings.intelligent_code || preview ? null : storageGetJson<Config[] | null>("sessionStorage", cacheKey, null);
+  if (!configs) {
+    state = "sent";
+    const request: ConfigsRequest = {
+      user: visitor.user,
+      current_page_path: loc.pathname + loc.search,
+      current_domain: loc.hostname,
+      session_id: visitor.sessionId,
+      ...(params.desired.length ? { desired_experiences: params.desired } : {}),
+      ...(params.preferred.length ? { preferred_experiences: params.preferred } : {}),
+      ...(params.cfid ? { cfid: params.cfid } : {}),
+      ...(preview ? { preview_mode: true } : {}),
+    };
+    const res = await post(ep, CLIENT_PATHS.configs, request);
+    if (current !== inst) return;
+    if (res.ok) {
+      state = "received";
+      const answer = res.data as ConfigsResponse | null;
+      configs = Object.values(answer?.configs ?? {});
+      if (answer?.user_id) visitor.user.user_id = answer.user_id;
+      if (!settings.intelligent_code && !preview) storageSetJson("sessionStorage", cacheKey, configs);
+    } else {
+      // spec §8: log status, message and data, reveal, continue silently.
+      state = "error";
+      log(res.code, res.status, res.data);
+      emit(DOCUMENT_EVENTS.error, { code: res.code, status: res.status });
+      configs = [];
+    }
+  }
+
+  // spec §4: configs that arrive after the time-out are applied only with personalize-after-timeout.
+  const apply = !timedOut || settings.personalize_after_timeout;
+  const onPage = apply
+    ? configs.filter((c) => {
+        const p = c.properties;
+        return !p?.page_path || matchPage({ domain: p.domain ?? "", page_path: p.page_path, page_match: p.page_match ?? "exact_match" }, loc);
+      })
+    : [];
   const engine = createEngine({
     scope,
-    settings: s,
-    device: "desktop",
-    track: () => {},
+    settings,
+    device: visitor.user.properties?.cf_device_type === "desktop" ? "desktop" : "mobile",
+    track: (type, name, properties) => tracker.track(type, name, properties),
   });
   scope.add(engine.revert);
-  const summaries: ConfigSummary[] = [];
-  const requestedTime = now();
-  const onPage = configs.filter((c) => {
-    const p = c.properties;
-    return !p?.page_path || matchPage({ domain: p.domain ?? "", page_path: p.page_path, page_match: p.page_match ?? "exact_match" }, loc);
-  });
   const { applied } = await engine.apply(onPage);
-  for (const c of onPage) {
-    const xp = c.experience_behaviour_response;
-    summaries.push({
-      config_id: c.config_id,
-      version: c.version,
-      user_id: user.user_id,
-      requested_time: requestedTime,
-      variation_id: c.variation_id,
-      user_customer_id: user.user_customer_id,
-      session_id: sessionId,
-      behaviour_id: xp?.behaviour_id,
-      experience_id: xp?.experience_id,
-      rule_id: xp?.rule_id,
-    });
-  }
-  clearTimeout(revealTimer);
+  if (current !== inst) return;
   revealPage();
   emit(DOCUMENT_EVENTS.applied, applied);
-  emit(DOCUMENT_EVENTS.ready);
+  markReady({ state, timed_out: timedOut, applied });
 
-  if (summaries.length) {
-    const body: SummariesRequest = { user, summaries };
+  const requestedTime = now();
+  const summaries: ConfigSummary[] = onPage.map((c) => ({
+    config_id: c.config_id,
+    version: c.version,
+    user_id: visitor.user.user_id,
+    requested_time: requestedTime,
+    variation_id: c.variation_id,
+    user_customer_id: visitor.user.user_customer_id,
+    session_id: visitor.sessionId,
+    behaviour_id: c.experience_behaviour_response?.behaviour_id,
+    experience_id: c.experience_behaviour_response?.experience_id,
+    rule_id: c.experience_behaviour_response?.rule_id,
+    is_template_config: !!c.properties?.custom_template,
+  }));
+  if (summaries.length && !preview) {
+    const body: SummariesRequest = { user: visitor.user, summaries };
     void post(ep, CLIENT_PATHS.summaries, body);
   }
-  const events: EventsRequest = {
-    user,
-    cf_client_sdk_version: SDK_VERSION,
-    events: [
-      {
-        event_type: "PAGE",
-        name: "page_view",
-        event_customer_id: eventCustomerId("page_view", domain),
-        domain,
-        insert_id: randomId(),
-        event_timestamp: now(),
-        session_id: sessionId,
-        pageview_seq_number: pageviewSeq,
-        properties: { page_path: pagePath, cf_current_page_url: loc.href },
-        config_summary: summaries,
-      },
-    ],
-  };
-  await post(ep, CLIENT_PATHS.events, events);
+  tracker.track("PAGE", "page_view", { cf_current_page_url: loc.href }, { pageview_seq_number: visitor.pageviewSeq, config_summary: summaries });
 }
 
-start().catch((e: unknown) => {
-  log("CFRUN001", e);
-  revealPage();
-});
+function uninit(): void {
+  const inst = current;
+  current = null;
+  isReady = false;
+  inst?.scope.dispose();
+}
+
+function start(): void {
+  init().catch((e: unknown) => {
+    log("CFRUN001", e);
+    revealPage();
+    if (!isReady) markReady({ error: true });
+  });
+}
+
+/** Runs a page-API method for the current initialization; false when there is none or it fails. */
+const withInstance = (fn: (inst: Instance) => boolean | void) => () => {
+  const inst = current;
+  return !!inst && safe(() => fn(inst) !== false, false);
+};
+
+const setProperty = (scope: PropertyScope) => (name: string, value: unknown) =>
+  withInstance((inst) => {
+    const v = propertyValue(value);
+    if (!validName(name) || v === undefined) return false;
+    inst.visitor.setProperty(scope, name, v);
+  })();
+
+const api: Api = {
+  version: SDK_VERSION,
+  track: (name, properties) =>
+    withInstance((inst) => {
+      if (!validEventName(name)) return false;
+      inst.tracker.track("TRACK", name, cleanProperties(properties));
+    })(),
+  setUserProperty: setProperty("user"),
+  setPrivateProperty: setProperty("private"),
+  setSessionProperty: setProperty("session"),
+  setCrmProperty: setProperty("crm"),
+  addTags: (tags, scope = "public") =>
+    withInstance((inst) => {
+      const list = tagList(tags);
+      if (!list || !["public", "private", "session"].includes(scope)) return false;
+      inst.visitor.addTags(list, scope);
+    })(),
+  identify: (customerId, properties) =>
+    withInstance((inst) => {
+      if (!validName(customerId)) return false;
+      inst.visitor.identify(customerId.trim());
+      for (const [k, v] of Object.entries(cleanProperties(properties))) inst.visitor.setProperty("user", k, v);
+    })(),
+  ready: (callback) => {
+    if (typeof callback !== "function") return;
+    if (isReady) safe(callback, undefined);
+    else readyCallbacks.push(callback);
+  },
+  init: () => {
+    if (current) {
+      log("CFINIT007");
+      emit(DOCUMENT_EVENTS.error, { code: "CFINIT007" });
+      return;
+    }
+    start();
+  },
+  uninit: () => {
+    stopWatching?.();
+    stopWatching = null;
+    uninit();
+    revealPage();
+  },
+};
+
+/** `storefitQueue` (product.md §2): functions, or `["method", ...args]`, run in order. */
+function runItem(item: unknown): void {
+  safe(() => {
+    if (typeof item === "function") (item as (a: Api) => void)(api);
+    else if (Array.isArray(item) && typeof item[0] === "string") {
+      const fn = (api as unknown as Record<string, unknown>)[item[0]];
+      if (typeof fn === "function") (fn as (...a: unknown[]) => void)(...item.slice(1));
+    }
+  }, undefined);
+}
+
+function runQueue(): void {
+  const q = (win.storefitQueue = Array.isArray(win.storefitQueue) ? win.storefitQueue : []);
+  const pending = q.splice(0);
+  q.push = (...items: unknown[]) => {
+    items.forEach(runItem);
+    return q.length;
+  };
+  pending.forEach(runItem);
+}
+
+safe(() => {
+  // A second copy of the script on the same page leaves the first in charge (spec §8 "Multiple
+  // initialization"); it touches neither the page nor the API.
+  if (win.storefit && typeof win.storefit.ready === "function") {
+    log("CFINIT007");
+    emit(DOCUMENT_EVENTS.error, { code: "CFINIT007" });
+    return;
+  }
+  win.storefit = api;
+  const s = readSettings(win.storefitSettings);
+  if (s && (s.spa_mode || s.auto_url_change_detection)) {
+    stopWatching = watchPath(() => {
+      uninit();
+      start();
+    });
+  }
+  start();
+}, undefined);

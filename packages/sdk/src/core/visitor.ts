@@ -1,38 +1,220 @@
-// The visitor (spec §3 User), walking-skeleton version: a generated customer id kept in local
-// storage, the session id and page-view sequence in session storage (spec §9). Derived
-// properties, URL parameters and the cookie copy arrive with issue 3.
+// The visitor (spec §3 User): identity, the property scopes, tags, campaign values and the derived
+// `cf_*` properties. Where each part lives (spec §9): the customer id in local storage and a
+// first-party cookie (400 days); the device id, user, private and CRM-sync properties, tags and
+// first-touch campaign values in local storage; the session id, page-view sequence, session
+// properties and session campaign values in session storage. Keys start with the storage prefix
+// (`cf_` + a hash of the client key). Preview mode (spec §4) uses a fresh, unsaved visitor.
 
-import type { User } from "@storefit/contract";
-import { randomId, storageGet, storageSet, win } from "../env/globals.js";
+import { COOKIE_LIFETIME_DAYS } from "@storefit/contract";
+import type { Properties, PropertyValue, ScopedFields, User } from "@storefit/contract";
+import {
+  cookieGet,
+  cookieSet,
+  doc,
+  randomId,
+  safe,
+  storageGet,
+  storageGetJson,
+  storageSet,
+  storageSetJson,
+  win,
+} from "../env/globals.js";
+import type { UrlParams } from "./params.js";
+import { CAMPAIGN_KEYS } from "./params.js";
+import { gaDeviceId, parseUserAgent } from "./ua.js";
+import type { UaData } from "./ua.js";
 
-export type Visitor = { user: User; sessionId: string; pageviewSeq: number };
+export type PropertyScope = "user" | "private" | "session" | "crm";
+export type TagScope = "public" | "private" | "session";
 
-export function loadVisitor(prefix: string): Visitor {
-  const idKey = prefix + "ucid";
-  let customerId = storageGet("localStorage", idKey);
-  const generated = !customerId;
-  if (!customerId) {
-    customerId = randomId();
-    storageSet("localStorage", idKey, customerId);
+export type Visitor = {
+  user: User;
+  sessionId: string;
+  pageviewSeq: number;
+  setProperty: (scope: PropertyScope, name: string, value: PropertyValue) => void;
+  addTags: (tags: string[], scope: TagScope) => void;
+  identify: (customerId: string) => void;
+};
+
+type Saved = { properties?: Properties; tags?: string[] };
+
+const merge = <T>(a: T[] = [], b: T[] = []) => [...new Set([...a, ...b])];
+
+export function loadVisitor(
+  prefix: string,
+  params: UrlParams,
+  opts: { preview: boolean; cookieDomain?: string },
+): Visitor {
+  const k = (name: string) => prefix + name;
+  // Preview: read nothing and write nothing that outlives the page (spec §4 "the user is fresh").
+  const persist = !opts.preview;
+  const get = (kind: "localStorage" | "sessionStorage", name: string) =>
+    persist ? storageGet(kind, k(name)) : null;
+  const set = (kind: "localStorage" | "sessionStorage", name: string, value: string) => {
+    if (persist) storageSet(kind, k(name), value);
+  };
+  const getJson = <T>(kind: "localStorage" | "sessionStorage", name: string, fallback: T): T =>
+    persist ? storageGetJson(kind, k(name), fallback) : fallback;
+  const setJson = (kind: "localStorage" | "sessionStorage", name: string, value: unknown) => {
+    if (persist) storageSetJson(kind, k(name), value);
+  };
+
+  // Identity: a URL parameter wins (cfup_user_customer_id, then cfid for cross-domain hand-off),
+  // then what is stored, then a new id (spec §6 "A customer id is generated unless supplied").
+  const stored = get("localStorage", "ucid") ?? (persist ? cookieGet(k("ucid")) : null);
+  let customerId = params.customerId ?? params.cfid ?? stored;
+  const generated = !customerId ? true : customerId === stored ? get("localStorage", "gen") === "1" : false;
+  if (!customerId) customerId = randomId();
+  const saveId = (id: string, gen: boolean) => {
+    set("localStorage", "ucid", id);
+    set("localStorage", "gen", gen ? "1" : "0");
+    if (persist) cookieSet(k("ucid"), id, COOKIE_LIFETIME_DAYS, opts.cookieDomain);
+  };
+  saveId(customerId, generated);
+
+  let deviceId = get("localStorage", "did");
+  if (!deviceId) {
+    deviceId = randomId();
+    set("localStorage", "did", deviceId);
   }
-  const sidKey = prefix + "sid";
-  let sessionId = storageGet("sessionStorage", sidKey);
-  if (!sessionId) {
-    sessionId = randomId();
-    storageSet("sessionStorage", sidKey, sessionId);
+
+  let sessionId = params.cfsid ?? get("sessionStorage", "sid");
+  const newSession = !sessionId;
+  if (!sessionId) sessionId = randomId();
+  set("sessionStorage", "sid", sessionId);
+  // First-time visitor: this is the visitor's first session on this browser.
+  let firstSession = get("localStorage", "fs");
+  if (!firstSession || (stored === null && newSession)) {
+    firstSession = sessionId;
+    set("localStorage", "fs", sessionId);
   }
-  const seqKey = prefix + "pvseq";
-  const pageviewSeq = (Number(storageGet("sessionStorage", seqKey)) || 0) + 1;
-  storageSet("sessionStorage", seqKey, String(pageviewSeq));
-  return {
-    user: {
-      user_customer_id: customerId,
-      anonymous: true,
-      sdk_generated_user_customer_id: generated,
-      latest_session_id: sessionId,
-      properties: { cf_current_page_url: win.location.href },
+
+  const pageviewSeq = (Number(get("sessionStorage", "pvseq")) || 0) + 1;
+  set("sessionStorage", "pvseq", String(pageviewSeq));
+
+  // Campaign values: the first ever seen are kept on the user (first touch); this session's
+  // copies become session_* properties.
+  const firstTouch = getJson<Record<string, string>>("localStorage", "ft", {});
+  const sessionTouch = getJson<Record<string, string>>("sessionStorage", "st", {});
+  for (const key of CAMPAIGN_KEYS) {
+    const v = params.campaign[key];
+    if (v) {
+      firstTouch[key] ??= v;
+      sessionTouch[key] = v;
+    }
+  }
+  setJson("localStorage", "ft", firstTouch);
+  setJson("sessionStorage", "st", sessionTouch);
+
+  const pub = getJson<Saved>("localStorage", "u", {});
+  const priv = getJson<Saved>("localStorage", "p", {});
+  const sess = getJson<Saved>("sessionStorage", "s", {});
+  const crm = getJson<Saved>("localStorage", "h", {});
+  Object.assign((pub.properties ??= {}), params.userProps);
+  Object.assign((priv.properties ??= {}), params.privateProps);
+  Object.assign((sess.properties ??= {}), params.sessionProps);
+  Object.assign((crm.properties ??= {}), params.crmProps);
+  pub.tags = merge(pub.tags, params.tags.public);
+  priv.tags = merge(priv.tags, params.tags.private);
+  sess.tags = merge(sess.tags, params.tags.session);
+  if (params.email) crm.properties.email = params.email;
+  const save = () => {
+    setJson("localStorage", "u", pub);
+    setJson("localStorage", "p", priv);
+    setJson("sessionStorage", "s", sess);
+    setJson("localStorage", "h", crm);
+  };
+  save();
+
+  const nav = win.navigator;
+  const ua = safe(() => nav.userAgent, "");
+  const info = parseUserAgent(
+    ua,
+    safe(() => (nav as Navigator & { userAgentData?: UaData }).userAgentData, null),
+    safe(() => nav.maxTouchPoints, 0),
+  );
+  const href = safe(() => win.location.href, "");
+  const referrerUrl = safe(() => doc.referrer, "");
+  const lastPage = get("sessionStorage", "last");
+  set("sessionStorage", "last", href);
+  const hubspotutk = cookieGet("hubspotutk") ?? undefined;
+
+  const derived: Properties = {
+    cf_timezone: -new Date().getTimezoneOffset(),
+    cf_browser_name: info.browser_name,
+    cf_browser_version: info.browser_version,
+    cf_browser_preferred_languages: safe(() => [...nav.languages], []),
+    cf_browser_primary_language: safe(() => nav.language, ""),
+    cf_os_name: info.os_name,
+    cf_os_version: info.os_version,
+    cf_device_model: info.device_model,
+    cf_device_type: info.device_type,
+    cf_device_vendor: info.device_vendor,
+    cf_cpu_architecture: info.cpu_architecture,
+    cf_ua: ua,
+    cf_screen_height: safe(() => win.screen.height, 0),
+    cf_screen_width: safe(() => win.screen.width, 0),
+    referrer: safe(() => (referrerUrl ? new URL(referrerUrl).hostname : ""), ""),
+    referrer_url: referrerUrl,
+    cf_current_page_url: href,
+    cf_last_page_url: lastPage ?? "",
+    is_first_time_visitor: firstSession === sessionId,
+  };
+  const ga = gaDeviceId(cookieGet("_ga"));
+  if (ga) derived.ga_device_id = ga;
+  if (hubspotutk) derived.hubspotutk = hubspotutk;
+  for (const key of CAMPAIGN_KEYS) {
+    const v = sessionTouch[key];
+    if (v) derived["session_" + key] = v;
+  }
+
+  const scoped = (s: Saved): ScopedFields => ({ properties: s.properties ?? {}, tags: s.tags ?? [] });
+  const user: User = {
+    user_customer_id: customerId,
+    device_id: deviceId,
+    anonymous: true,
+    tags: pub.tags,
+    properties: { ...pub.properties, ...derived },
+    private_fields: scoped(priv),
+    session_fields: scoped(sess),
+    hs_fields: {
+      properties: crm.properties,
+      ...(typeof crm.properties.email === "string" ? { email: crm.properties.email } : {}),
+      ...(typeof crm.properties.phone === "string" ? { phone: crm.properties.phone } : {}),
     },
+    sdk_generated_user_customer_id: generated,
+    latest_session_id: sessionId,
+    form_update_detected: false,
+    ...firstTouch,
+    ...(hubspotutk ? { hubspotutk } : {}),
+  };
+
+  const scopes: Record<PropertyScope, Saved> = { user: pub, private: priv, session: sess, crm };
+  const tagScopes: Record<TagScope, Saved> = { public: pub, private: priv, session: sess };
+  return {
+    user,
     sessionId,
     pageviewSeq,
+    setProperty: (scope, name, value) => {
+      scopes[scope].properties![name] = value;
+      if (scope === "user") user.properties![name] = value;
+      if (scope === "crm") {
+        if (name === "email" && typeof value === "string") user.hs_fields!.email = value;
+        if (name === "phone" && typeof value === "string") user.hs_fields!.phone = value;
+      }
+      save();
+    },
+    addTags: (tags, scope) => {
+      const s = tagScopes[scope];
+      s.tags = merge(s.tags, tags);
+      if (scope === "public") user.tags = s.tags;
+      else (scope === "private" ? user.private_fields! : user.session_fields!).tags = s.tags;
+      save();
+    },
+    identify: (id) => {
+      user.user_customer_id = id;
+      user.sdk_generated_user_customer_id = false;
+      saveId(id, false);
+    },
   };
 }

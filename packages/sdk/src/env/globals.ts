@@ -1,6 +1,8 @@
 // The one guarded way to reach browser globals (conventions, habit 4): storage may throw
-// (Safari private mode, disabled storage, a full quota), and the script must never throw into
-// the host page. Everything here returns a fallback instead of throwing.
+// (Safari private mode, disabled storage, a full quota), cookies may be blocked, history may be
+// replaced by the page, and the script must never throw into the host page. Everything here
+// returns a fallback instead of throwing. When storage is unusable, values live in memory for
+// the page's lifetime, so one page view still works.
 
 export const win = window;
 export const doc = document;
@@ -14,14 +16,50 @@ export function safe<T>(fn: () => T, fallback: T): T {
   }
 }
 
-type StorageKind = "localStorage" | "sessionStorage";
+export type StorageKind = "localStorage" | "sessionStorage";
+
+const memory: Record<StorageKind, Record<string, string>> = { localStorage: {}, sessionStorage: {} };
 
 export function storageGet(kind: StorageKind, key: string): string | null {
-  return safe(() => win[kind].getItem(key), null);
+  const v = safe(() => win[kind].getItem(key), null);
+  return v ?? memory[kind][key] ?? null;
 }
 
 export function storageSet(kind: StorageKind, key: string, value: string): void {
+  memory[kind][key] = value;
   safe(() => win[kind].setItem(key, value), undefined);
+}
+
+export function storageRemove(kind: StorageKind, key: string): void {
+  delete memory[kind][key];
+  safe(() => win[kind].removeItem(key), undefined);
+}
+
+/** JSON helpers on top of storage; a corrupt value reads as `fallback`. */
+export function storageGetJson<T>(kind: StorageKind, key: string, fallback: T): T {
+  const raw = storageGet(kind, key);
+  return raw ? safe(() => JSON.parse(raw) as T, fallback) : fallback;
+}
+
+export function storageSetJson(kind: StorageKind, key: string, value: unknown): void {
+  storageSet(kind, key, JSON.stringify(value));
+}
+
+export function cookieGet(name: string): string | null {
+  return safe(() => {
+    for (const part of doc.cookie.split(/;\s*/)) {
+      const i = part.indexOf("=");
+      if (i > 0 && part.slice(0, i) === name) return decodeURIComponent(part.slice(i + 1));
+    }
+    return null;
+  }, null);
+}
+
+/** A first-party cookie; `domain` shares it with the configured subdomains. */
+export function cookieSet(name: string, value: string, maxAgeDays: number, domain?: string): void {
+  safe(() => {
+    doc.cookie = `${name}=${encodeURIComponent(value)};path=/;max-age=${Math.round(maxAgeDays * 86400)};samesite=lax${domain ? ";domain=" + domain : ""}${win.location.protocol === "https:" ? ";secure" : ""}`;
+  }, undefined);
 }
 
 export function now(): number {

@@ -1,0 +1,67 @@
+// Event tracking (spec §3 Event, §7 /v1/cfe/): builds events and sends them through the one
+// transport. Events queue up to the track queue size (default and minimum 5, spec §9) and the
+// queue is flushed with a beacon when the page is hidden or left. PAGE events are sent at once:
+// a page view is what every exposure and live view hangs on, and waiting for four more events
+// would hide short visits until the visitor leaves. Each event gets its insert_id when it is
+// created, so a retried request carries the same ids and the service stores it once.
+
+import { CLIENT_PATHS, SDK_VERSION, eventCustomerId, normalizeEventType } from "@storefit/contract";
+import type { EventType, EventsRequest, Properties, TrackedEvent, User } from "@storefit/contract";
+import type { Scope } from "../core/scope.js";
+import { doc, now, randomId, win } from "../env/globals.js";
+import { post } from "./transport.js";
+import type { Endpoint } from "./transport.js";
+
+export type Tracker = {
+  track: (type: EventType | string, name: string, properties?: Properties, extra?: Partial<TrackedEvent>) => void;
+  flush: (unload?: boolean) => void;
+};
+
+export type TrackerContext = {
+  ep: Endpoint;
+  user: User;
+  domain: string;
+  sessionId: string;
+  pagePath: string;
+  queueSize: number;
+  scope: Scope;
+  /** False in preview mode and on blacklisted pages: nothing is sent. */
+  enabled: boolean;
+};
+
+export function createTracker(ctx: TrackerContext): Tracker {
+  let queue: TrackedEvent[] = [];
+  const flush = (unload = false) => {
+    if (!queue.length) return;
+    const body: EventsRequest = { user: ctx.user, events: queue, cf_client_sdk_version: SDK_VERSION };
+    queue = [];
+    void post(ctx.ep, CLIENT_PATHS.events, body, unload);
+  };
+  if (ctx.enabled) {
+    ctx.scope.listen(win, "pagehide", () => flush(true));
+    ctx.scope.listen(doc, "visibilitychange", () => {
+      if (doc.visibilityState === "hidden") flush(true);
+    });
+    // Teardown (single-page navigation) sends what is queued for the page being left.
+    ctx.scope.add(() => flush(true));
+  }
+  return {
+    track: (type, name, properties, extra) => {
+      if (!ctx.enabled) return;
+      const event_type = normalizeEventType(type);
+      queue.push({
+        event_type,
+        name,
+        event_customer_id: eventCustomerId(name, ctx.domain),
+        domain: ctx.domain,
+        insert_id: randomId(),
+        event_timestamp: now(),
+        session_id: ctx.sessionId,
+        properties: { page_path: ctx.pagePath, ...properties },
+        ...extra,
+      });
+      if (event_type === "PAGE" || queue.length >= ctx.queueSize) flush();
+    },
+    flush,
+  };
+}
