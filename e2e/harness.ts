@@ -2,50 +2,20 @@
 // shop, both on loopback with free ports, and Debian's Chromium driven by playwright-core.
 // Nothing of ours is mocked here.
 
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium } from "playwright-core";
-import type { Browser, BrowserContext, Page, Request } from "playwright-core";
+import type { Page, Request } from "playwright-core";
 import { buildApp } from "../packages/server/src/app.js";
 import { SqliteStore } from "../packages/server/src/store/sqlite.js";
 import { seedDemo } from "../packages/server/src/seed/demo.js";
 import { createDemoShop } from "../apps/demo-shop/src/index.js";
 
+export { DESKTOP_UA, CHROMIUM_FLAGS, chromiumPath, launchBrowser, newVisitor, eventually } from "./browser.js";
+
 export const OWNER = { email: "owner@e2e.example", password: "e2e-password-123" };
-
-/** A normal desktop browser: headless Chromium's own UA says HeadlessChrome, a bot (spec §6). */
-export const DESKTOP_UA =
-  "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
-
-export const CHROMIUM_FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--no-first-run",
-  "--disable-quic",
-  "--disable-sync",
-];
-
-export function chromiumPath(): string {
-  const found = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"].find(
-    (p): p is string => !!p && existsSync(p),
-  );
-  if (!found) throw new Error("Chromium is missing: run `node scripts/ensure-chromium.mjs` (npm test does).");
-  return found;
-}
-
-export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_FLAGS, headless: true });
-}
-
-export async function newVisitor(browser: Browser): Promise<BrowserContext> {
-  return browser.newContext({ userAgent: DESKTOP_UA, viewport: { width: 1280, height: 800 } });
-}
 
 function listen(server: Server): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -101,13 +71,3 @@ export function captureApiRequests(page: Page, apiUrl: string): { url: URL; body
   return seen;
 }
 
-/** Polls until `check` returns a value (not undefined/false), or fails after `timeoutMs`. */
-export async function eventually<T>(check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 10_000, what = "condition"): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}

@@ -5,9 +5,11 @@
 import { afterAll, afterEach, beforeAll } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { DOCUMENT_EVENTS } from "@storefit/contract";
-import { launchBrowser, newVisitor } from "../harness.js";
+import { launchBrowser, newVisitor } from "../browser.js";
 import { startFakeProvider } from "../fake-provider.js";
 import type { FakeProvider, FixturePage } from "../fake-provider.js";
+// Brings the script's `window.storefit` and `window.storefitQueue` typings into the tests.
+export type { StorefitApi } from "../../packages/sdk/src/boot/index.js";
 
 export type RecordedEvent = { type: string; detail: unknown; at: number };
 

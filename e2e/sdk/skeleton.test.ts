@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from "vitest";
 import type { Config, ConfigsResponse } from "@storefit/contract";
-import { eventually } from "../harness.js";
+import { eventually } from "../browser.js";
 import { useSdkHarness } from "./sdk-harness.js";
 
 const h = useSdkHarness();

@@ -39,7 +39,7 @@ import type { Tracker } from "../track/tracker.js";
 import { post } from "../track/transport.js";
 import { watchPath } from "./spa.js";
 
-type Api = {
+export type StorefitApi = {
   version: string;
   track: (name: string, properties?: Properties) => boolean;
   setUserProperty: (name: string, value: unknown) => boolean;
@@ -56,7 +56,7 @@ type Api = {
 declare global {
   interface Window {
     storefitSettings?: unknown;
-    storefit?: Api;
+    storefit?: StorefitApi;
     storefitQueue?: unknown[];
   }
 }
@@ -277,7 +277,7 @@ const setProperty = (scope: PropertyScope) => (name: string, value: unknown) =>
     inst.visitor.setProperty(scope, name, v);
   })();
 
-const api: Api = {
+const api: StorefitApi = {
   version: SDK_VERSION,
   track: (name, properties) =>
     withInstance((inst) => {
@@ -324,7 +324,7 @@ const api: Api = {
 /** `storefitQueue` (product.md §2): functions, or `["method", ...args]`, run in order. */
 function runItem(item: unknown): void {
   safe(() => {
-    if (typeof item === "function") (item as (a: Api) => void)(api);
+    if (typeof item === "function") (item as (a: StorefitApi) => void)(api);
     else if (Array.isArray(item) && typeof item[0] === "string") {
       const fn = (api as unknown as Record<string, unknown>)[item[0]];
       if (typeof fn === "function") (fn as (...a: unknown[]) => void)(...item.slice(1));

@@ -140,7 +140,8 @@ export function loadVisitor(
   const hubspotutk = cookieGet("hubspotutk") ?? undefined;
 
   const derived: Properties = {
-    cf_timezone: -new Date().getTimezoneOffset(),
+    // Sign inverted (spec §3): UTC+2 is 120. `0 -` avoids -0 at UTC.
+    cf_timezone: 0 - new Date().getTimezoneOffset(),
     cf_browser_name: info.browser_name,
     cf_browser_version: info.browser_version,
     cf_browser_preferred_languages: safe(() => [...nav.languages], []),

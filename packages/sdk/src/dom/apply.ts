@@ -1,28 +1,204 @@
-// The apply engine, walking-skeleton version: HTML_ELEMENT configs set innerHTML and src on the
-// element at the config's element_path. The full engine (every variation field, customfit_meta
-// actions, re-apply and revert) is issue 4.
+// What one config does to the page besides its element fields (spec §3 "customfit_meta",
+// product.md Appendix A): structural actions (duplicate, move, swap, edit), click actions,
+// click / load script actions, and the global actions. Every change pushes its undo onto the
+// engine's log, so `revert` restores the page exactly (conventions, habit 6). Nothing here
+// throws into the page: the engine calls these inside its guard, and page-triggered handlers
+// (clicks) are guarded themselves.
 
-import type { Config, HtmlElementVariation } from "@storefit/contract";
-import { doc, safe } from "../env/globals.js";
+import type { Config, CustomfitMeta, EventType, GlobalActions, Properties, ScriptAction } from "@storefit/contract";
+import { doc, win } from "../env/globals.js";
+import { log } from "../core/log.js";
+import type { JsTrigger } from "./cdn.js";
+import { editQuery, redirectUrl } from "./redirect.js";
 
-/** Applies one config; returns whether the page changed. Never throws. */
-export function applyConfig(config: Config): boolean {
-  return safe(() => {
-    const path = config.properties?.element_path;
-    if (config.variation_data_type !== "HTML_ELEMENT" || !path) return false;
-    const v = config.variation as HtmlElementVariation;
-    if (!v || typeof v !== "object") return false;
-    const el = doc.querySelector(path);
-    if (!el) return false;
-    let changed = false;
-    if (typeof v.innerHTML === "string") {
-      el.innerHTML = v.innerHTML;
-      changed = true;
+/** The engine's internals these actions need. */
+export type Kit = {
+  _undo: (() => void)[];
+  _made: WeakMap<Node, unknown>;
+  _on: (target: EventTarget, type: string, fn: (e: Event) => void) => void;
+  _js: (c: Config, trigger: JsTrigger) => void;
+  _track: (type: EventType, name: string, properties?: Properties) => void;
+};
+
+export const guard = (fn: () => void): void => {
+  try {
+    fn();
+  } catch (e) {
+    log("CFRUN001", e);
+  }
+};
+
+/** A selector from the service may be invalid ("#"): that is a missing element, not an error. */
+export const qsa = (sel: string): ArrayLike<Element> => {
+  try {
+    return doc.querySelectorAll(sel);
+  } catch {
+    return [];
+  }
+};
+export const qs = (sel: string | undefined): Element | null => (sel ? qsa(sel)[0] || null : null);
+
+export const ids = (c: Config): Properties => ({
+  config_id: c.config_id,
+  variation_id: c.variation_id,
+  experience_id: c.experience_behaviour_response?.experience_id ?? "",
+});
+
+/** track_click / execute_javascript / both (spec §3 onclick_action, onload_action). */
+export function scriptAction(k: Kit, c: Config, a: ScriptAction | undefined, trigger: JsTrigger, type: EventType): void {
+  const t = a && a.action_type;
+  if (!t) return;
+  if (t !== "execute_javascript") k._track(type, a.action_txt?.goal_name || c.config_id, ids(c));
+  if (t !== "track_click") k._js(c, trigger);
+}
+
+const inline = (el: Element, prop: string, v: string, k: Kit) => {
+  const s = (el as HTMLElement).style;
+  if (!s) return;
+  const old = s.getPropertyValue(prop);
+  const oldP = s.getPropertyPriority(prop);
+  s.setProperty(prop, v, v ? "important" : "");
+  const ours = s.getPropertyValue(prop);
+  k._undo.push(() => s.getPropertyValue(prop) === ours && s.setProperty(prop, old, oldP));
+};
+
+/** Places `nodes` next to `ref` (or in it, for append); they are ours, and revert removes them. */
+const insert = (k: Kit, owner: unknown, nodes: Node[], place: (...n: Node[]) => void) => {
+  for (const n of nodes) k._made.set(n, owner);
+  place(...nodes);
+  k._undo.push(() => nodes.forEach((n) => (n as ChildNode).remove()));
+};
+
+const swap = (a: Element, b: Element) => {
+  const mark = doc.createComment("");
+  a.replaceWith(mark);
+  b.replaceWith(a);
+  mark.replaceWith(b);
+};
+
+/**
+ * Duplicate, move, swap and edit, in that order (a duplicate copies the changed element, then it
+ * is moved; an edit that replaces the element comes last). Run once per config, for the elements
+ * found when it is first applied: a re-rendered element gets the fields and click handlers again,
+ * never a second move or insert (spec §4 "marked as already acted on").
+ */
+export function structure(k: Kit, owner: unknown, m: CustomfitMeta, el: Element): void {
+  for (const d of m.duplicate_actions || []) {
+    const copy = el.cloneNode(true) as Element;
+    if (d.cloned_elem_id) copy.id = d.cloned_elem_id;
+    else copy.removeAttribute("id");
+    insert(k, owner, [copy], d.position === "above" ? (n) => el.before(n) : (n) => el.after(n));
+  }
+  const mv = m.move_action;
+  const moved = mv && (mv.first_element ? qs(mv.first_element) : el);
+  const to = mv && qs(mv.target);
+  if (moved && to && !moved.contains(to)) {
+    const parent = moved.parentNode;
+    const next = moved.nextSibling;
+    if (mv.position === "below") to.after(moved);
+    else to.before(moved);
+    k._undo.push(() => {
+      if (moved.isConnected && parent && parent.isConnected)
+        parent.insertBefore(moved, next && next.parentNode === parent ? next : null);
+    });
+  }
+  const other = m.swap_action && qs(m.swap_action.target);
+  if (other && !other.contains(el) && !el.contains(other)) {
+    swap(el, other);
+    k._undo.push(() => el.isConnected && other.isConnected && swap(el, other));
+  }
+  const ed = m.edit_elem_action;
+  if (ed && typeof ed.action_txt === "string") {
+    // A <template> parses without running scripts or loading anything until inserted.
+    const t = doc.createElement("template");
+    t.innerHTML = ed.action_txt;
+    const nodes = Array.from(t.content.childNodes);
+    const type = ed.action_type;
+    if (type === "replace_html") {
+      insert(k, owner, nodes, (...n) => el.replaceWith(...n));
+      // Runs before the insert's own undo (the log is undone backwards): put the element back
+      // where the new nodes are, then they are removed.
+      k._undo.push(() => {
+        const at = nodes.find((n) => n.isConnected) as ChildNode | undefined;
+        if (at && !el.isConnected) at.before(el);
+      });
+    } else if (type === "insert_before_html") insert(k, owner, nodes, (...n) => el.before(...n));
+    else if (type === "insert_after_html") insert(k, owner, nodes, (...n) => el.after(...n));
+    else if (type === "append_html") insert(k, owner, nodes, (...n) => el.append(...n));
+  }
+}
+
+/** One click handler per element for advanced_click_actions and onclick_action. */
+export function clickActions(k: Kit, c: Config, m: CustomfitMeta, el: Element): void {
+  const acts = m.advanced_click_actions || [];
+  if (!acts.length && !m.onclick_action) return;
+  k._on(el, "click", (e) =>
+    guard(() => {
+      scriptAction(k, c, m.onclick_action, "onclick", "CLICK");
+      for (const a of acts) {
+        const t = a.target ? qs(a.target) : el;
+        const type = a.action_type;
+        if (type === "redirect_to_page") {
+          const to = a.redirect_url && redirectUrl(a.redirect_url, win.location.href, a.retain_params);
+          if (!to) continue;
+          e.preventDefault();
+          if (a.open_in_new_tab) win.open(to, "_blank", "noopener");
+          else win.location.assign(to);
+        } else if (!t) continue;
+        else if (type === "scroll_to_element") t.scrollIntoView({ behavior: "smooth", block: "start" });
+        else if (type === "hide_element") inline(t, "display", "none", k);
+        else if (type === "unhide_element" && getComputedStyle(t).display === "none") {
+          // Hidden inline (by us or the page): drop that; hidden by a stylesheet: back to the
+          // browser's own display for the tag.
+          inline(t, "display", "", k);
+          if (getComputedStyle(t).display === "none") inline(t, "display", "revert", k);
+        }
+      }
+    }),
+  );
+}
+
+const onReady = (k: Kit, fn: () => void, load?: boolean) => {
+  const ready = load ? doc.readyState === "complete" : doc.readyState !== "loading";
+  if (ready) fn();
+  else k._on(load ? win : doc, load ? "load" : "DOMContentLoaded", () => guard(fn));
+};
+export const whenLoaded = (k: Kit, fn: () => void): void => onReady(k, fn, true);
+
+/**
+ * spec §3 global_actions, run once per config when `apply` starts (before the DOM is ready, so
+ * CSS lands before the first paint). Returns the URL of a redirection, after starting it: the
+ * caller then stops applying, the page is being left.
+ */
+export function globalActions(k: Kit, c: Config, g: GlobalActions): string | null {
+  const loc = win.location;
+  const r = g.redirection;
+  const to = r && r.url ? redirectUrl(r.url, loc.href, r.retain_params, true) : null;
+  if (to) {
+    loc.replace(to);
+    return to;
+  }
+  if (typeof g.css === "string" && g.css) {
+    const s = doc.createElement("style");
+    s.textContent = g.css;
+    (doc.head || doc.documentElement).appendChild(s);
+    k._undo.push(() => s.remove());
+  }
+  if (Array.isArray(g.query_params) && g.query_params.length) {
+    const from = loc.href;
+    const next = editQuery(from, g.query_params);
+    const h = win.history;
+    if (next !== from) {
+      h.replaceState(h.state, "", next);
+      k._undo.push(() => loc.href === next && h.replaceState(h.state, "", from));
     }
-    if (typeof v.src === "string" && "src" in el) {
-      (el as HTMLImageElement).src = v.src;
-      changed = true;
-    }
-    return changed;
-  }, false);
+  }
+  const js = g.js;
+  if (js) {
+    const run = () => k._js(c, "global");
+    if (js.execution_type === "document_load") whenLoaded(k, run);
+    else if (js.execution_type === "document_ready") onReady(k, run);
+    else run();
+  }
+  return null;
 }

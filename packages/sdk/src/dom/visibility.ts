@@ -1,5 +1,6 @@
 // Flicker control (spec §4 "Document visibility"): the page is hidden by an invisible-block style
 // until personalization is applied, fails, or the time-out fires; then it is revealed, once.
+// Elements still waiting for their change are hidden one by one (spec §4 "Other states").
 
 import { doc, safe } from "../env/globals.js";
 import { DOCUMENT_EVENTS } from "@storefit/contract";
@@ -26,4 +27,17 @@ export function revealPage(): void {
     revealed = true;
     emit(DOCUMENT_EVENTS.revealed);
   }
+}
+
+/**
+ * The CSS rule that hides the elements of `selector` until their change is applied or given up:
+ * opacity 0, or a blur for media (element_hint "media", or a selector ending in img, video or
+ * picture) so the layout keeps its image. A rule, not an inline style, so it also covers elements
+ * that do not exist yet. "" for a selector the browser refuses (or that could break out of the
+ * rule): such an element is missing anyway.
+ */
+export function hideRule(selector: string, hint?: string): string {
+  if (/[{}]/.test(selector) || !safe(() => (doc.querySelector(selector), true), false)) return "";
+  const last = selector.split(/[\s>+~]+/).pop() || "";
+  return selector + (hint === "media" || /^(img|video|picture)\b/i.test(last) ? "{filter:blur(10px)!important}" : "{opacity:0!important}");
 }
