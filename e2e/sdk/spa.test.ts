@@ -2,6 +2,7 @@
 // nothing; a query-only change does nothing; back/forward counts as a change.
 
 import { describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
 import { eventually } from "../browser.js";
 import { useSdkHarness } from "./sdk-harness.js";
 
@@ -28,7 +29,7 @@ function instrument() {
   };
   const intervals = new Set<number>();
   const timeouts = new Set<number>();
-  const [si, ci, st, ct] = [setInterval, clearInterval, setTimeout, clearTimeout];
+  const [si, ci, st, ct] = [window.setInterval, window.clearInterval, window.setTimeout, window.clearTimeout];
   window.setInterval = ((fn: () => void, ms?: number) => {
     const id = si(fn, ms);
     intervals.add(id);
@@ -51,7 +52,7 @@ function instrument() {
   });
 }
 
-const live = (page: import("playwright-core").Page) =>
+const live = (page: Page) =>
   page.evaluate(() => (window as unknown as { __live: () => { listeners: number; intervals: number; timeouts: number } }).__live());
 
 describe("single-page mode", () => {
