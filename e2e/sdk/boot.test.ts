@@ -11,24 +11,27 @@ const BODY = `<p id="x">hello</p>`;
 const settle = () => new Promise((r) => setTimeout(r, 400));
 
 describe("initialization stops send nothing and leave the page visible (spec §8)", () => {
-  const cases: [name: string, path: string, settings: Record<string, unknown>, code: string | null, userAgent?: string][] = [
-    ["subscription expired", "/a", { subscription_expired: true }, "CFINIT001"],
-    ["SDK powered off", "/b", { sdk_powered_off: true }, "CFINIT002"],
-    ["a bot (silently)", "/c", {}, "CFINIT003", "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"],
-    ["headless Chrome's own user agent", "/c2", {}, "CFINIT003", "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/131.0.0.0 Safari/537.36"],
-    ["a domain that is not configured", "/d", { domain: "elsewhere.example" }, "CFINIT005"],
-    ["missing client key", "/e", { client_key: "" }, "CFINIT006"],
-    ["edit mode", "/f?utm_customfit_edit=1", {}, "CFINIT008"],
-    ["outbound-only account without a gate marker", "/g", { outbound_only: true }, "CFINIT009"],
-    ["disabled account", "/h", { account_enabled: false }, "CFINIT010"],
-    ["skip flag", "/i", { skip: true }, "CFINIT011"],
+  // [name, path, settings, code, the debug build's message (null: silent), user agent]
+  const cases: [string, string, Record<string, unknown>, string, string | null, string?][] = [
+    ["subscription expired", "/a", { subscription_expired: true }, "CFINIT001", "Subscription has expired"],
+    ["SDK powered off", "/b", { sdk_powered_off: true }, "CFINIT002", "SDK is powered off"],
+    ["a bot (silently)", "/c", {}, "CFINIT003", null, "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"],
+    ["headless Chrome's own user agent", "/c2", {}, "CFINIT003", null, "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/131.0.0.0 Safari/537.36"],
+    ["a domain that is not configured", "/d", { domain: "elsewhere.example" }, "CFINIT005", "Domain is not configured"],
+    ["missing client key", "/e", { client_key: "" }, "CFINIT006", "the client key is missing"],
+    ["edit mode", "/f?utm_customfit_edit=1", {}, "CFINIT008", "Edit mode"],
+    ["outbound-only account without a gate marker", "/g", { outbound_only: true }, "CFINIT009", "Outbound-only account"],
+    ["disabled account", "/h", { account_enabled: false }, "CFINIT010", "Account is disabled"],
+    ["skip flag", "/i", { skip: true }, "CFINIT011", "Skip flag"],
   ];
-  for (const [name, path, settings, code, userAgent] of cases) {
+  for (const [name, path, settings, code, message, userAgent] of cases) {
     it(name, async () => {
       const o = await h.open(path, { body: BODY, settings, debug: true }, userAgent ? { userAgent } : {});
-      const logs: string[] = [];
-      o.page.on("console", (m) => logs.push(m.text()));
       await o.page.waitForFunction(() => !document.getElementById("storefit-hide"));
+      const ours = o.logs.filter((l) => l.includes("storefit"));
+      if (message) expect(ours).toEqual([expect.stringContaining(`[storefit] ${code}: `)]);
+      if (message) expect(ours[0]).toContain(message);
+      else expect(ours).toEqual([]);
       expect(await o.visible()).toBe(true);
       const error = (await o.events()).find((e) => e.type === "storefit:error");
       expect(error?.detail).toMatchObject({ code });
@@ -37,6 +40,12 @@ describe("initialization stops send nothing and leave the page visible (spec §8
       expect(o.errors).toEqual([]);
     });
   }
+
+  it("the shipped build logs the code alone", async () => {
+    const o = await h.open("/shipped", { body: BODY, settings: { skip: true } });
+    await o.page.waitForFunction(() => !document.getElementById("storefit-hide"));
+    expect(o.logs.filter((l) => l.includes("storefit"))).toEqual(["debug: storefit CFINIT011"]);
+  });
 
   it("a second copy of the script leaves the first in charge (multiple initialization)", async () => {
     const o = await h.open("/twice", { body: BODY, after: `<script src="/sdk/storefit.js"></script>` });

@@ -18,6 +18,8 @@ export type Opened = {
   context: BrowserContext;
   /** Uncaught errors and unhandled rejections of the page. */
   errors: string[];
+  /** Console messages of the page, as "type: text". */
+  logs: string[];
   events: () => Promise<RecordedEvent[]>;
   visible: () => Promise<boolean>;
 };
@@ -56,12 +58,15 @@ export function useSdkHarness() {
     }, Object.values(DOCUMENT_EVENTS));
     const page = await context.newPage();
     const errors: string[] = [];
+    const logs: string[] = [];
     page.on("pageerror", (e) => errors.push(String(e)));
+    page.on("console", (m) => logs.push(`${m.type()}: ${m.text()}`));
     await page.goto(h.fake.shopUrl(path, opts.host), { waitUntil: opts.waitUntil ?? "load" });
     return {
       page,
       context,
       errors,
+      logs,
       events: () => page.evaluate(() => (window as unknown as { __sf: RecordedEvent[] }).__sf),
       visible: () =>
         page.evaluate(() => getComputedStyle(document.documentElement).visibility === "visible"),
