@@ -136,3 +136,56 @@ describe("walking skeleton of storefit.js", () => {
 function open(path: string, fixture: Parameters<typeof h.open>[1] = { body: PRODUCT }, opts?: Parameters<typeof h.open>[2]) {
   return h.open(path, fixture, opts);
 }
+
+describe("the config call's rules (spec §4, §7, §8)", () => {
+  it("reports a failed config call to /v1/alerts/ when error reporting is on, but not a 403", async () => {
+    h.fake.answer("/v1/users/configs/", () => ({ status: 500, json: { error: { code: "internal" } } }));
+    await open("/r1", { body: PRODUCT, settings: { error_reporting: true } });
+    const alert = await eventually(() => h.fake.to("/v1/alerts/")[0], 5000, "the alert");
+    expect(alert.body).toMatchObject({ code: "CFJSSDK001", status: 500, path: "/v1/users/configs/" });
+    expect(alert.query.get("cfenc")).toBe("ck_test");
+
+    h.fake.reset();
+    h.fake.answer("/v1/users/configs/", () => ({ status: 403, json: {} }));
+    const forbidden = await open("/r2", { body: PRODUCT, settings: { error_reporting: true } });
+    await forbidden.page.waitForFunction(() => !document.getElementById("storefit-hide"));
+    h.fake.reset();
+    h.fake.answer("/v1/users/configs/", () => ({ status: 500, json: {} }));
+    const off = await open("/r3", { body: PRODUCT });
+    await off.page.waitForFunction(() => !document.getElementById("storefit-hide"));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(h.fake.to("/v1/alerts/")).toEqual([]);
+  });
+
+  it("applies a late answer after the time-out only with personalize_after_timeout", async () => {
+    const late = () => ({ delayMs: 1200, json: answer(config("price", "#price", { innerHTML: "late" })) });
+    h.fake.answer("/v1/users/configs/", late);
+    const on = await open("/late-on", { body: PRODUCT, settings: { sdk_timeout_ms: 300 } }, { waitUntil: "commit" });
+    await on.page.waitForFunction(() => document.getElementById("price")?.textContent === "late", null, { timeout: 5000 });
+    const ready = (await on.events()).find((e) => e.type === "storefit:ready")!;
+    expect(ready.detail).toMatchObject({ state: "received", timed_out: true, applied: ["cfg_price"] });
+
+    const off = await open("/late-off", { body: PRODUCT, settings: { sdk_timeout_ms: 300, personalize_after_timeout: false } }, { waitUntil: "commit" });
+    await off.page.waitForFunction(() => (window as unknown as { __sf: { type: string }[] }).__sf.some((e) => e.type === "storefit:ready"), null, { timeout: 5000 });
+    expect(await off.page.locator("#price").innerText()).toBe("$10.00");
+    expect((await off.events()).find((e) => e.type === "storefit:ready")!.detail).toMatchObject({ timed_out: true, applied: [] });
+  });
+
+  it("with intelligent code off, caches the configs per visitor in the session and skips the call", async () => {
+    h.fake.configs(answer(config("price", "#price", { innerHTML: "cached" })));
+    const o = await open("/c1", { body: PRODUCT, settings: { intelligent_code: false } });
+    await o.page.waitForFunction(() => document.getElementById("price")?.textContent === "cached");
+    h.fake.page("/c2", { body: PRODUCT, settings: { intelligent_code: false } });
+    await o.page.goto(h.fake.shopUrl("/c2"));
+    await o.page.waitForFunction(() => document.getElementById("price")?.textContent === "cached");
+    expect(h.fake.to("/v1/users/configs/")).toHaveLength(1);
+    expect((await o.events()).find((e) => e.type === "storefit:ready")!.detail).toMatchObject({ state: "not_needed" });
+  });
+
+  it("waits initial_delay_ms before asking for configs", async () => {
+    const o = await open("/delay", { body: PRODUCT, settings: { initial_delay_ms: 700 } });
+    const start = await o.page.evaluate(() => performance.timeOrigin);
+    const call = await eventually(() => h.fake.to("/v1/users/configs/")[0], 5000, "the delayed call");
+    expect(call.at - start).toBeGreaterThanOrEqual(650);
+  });
+});

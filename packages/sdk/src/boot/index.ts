@@ -17,6 +17,7 @@ import type {
   ConfigSummary,
   ConfigsRequest,
   ConfigsResponse,
+  Json,
   Properties,
   StorefitSettings,
   SummariesRequest,
@@ -199,10 +200,14 @@ async function init(): Promise<void> {
       if (answer?.user_id) visitor.user.user_id = answer.user_id;
       if (!settings.intelligent_code && !preview) storageSetJson("sessionStorage", cacheKey, configs);
     } else {
-      // spec §8: log status, message and data, reveal, continue silently.
+      // spec §8: log status, message and data, reveal, continue silently; report the error
+      // (with fetch, never a beacon) only when error reporting is on and the status is not 403.
       state = "error";
       log(res.code, res.status, res.data);
       emit(DOCUMENT_EVENTS.error, { code: res.code, status: res.status });
+      if (settings.error_reporting && res.status !== 403) {
+        void post(ep, CLIENT_PATHS.alerts, { code: res.code, status: res.status, data: (res.data ?? null) as Json, path: CLIENT_PATHS.configs });
+      }
       configs = [];
     }
   }
