@@ -1,9 +1,10 @@
 // Builds the storefront script (product.md §2): dist/storefit.js, minified, log messages
-// compiled out (only codes stay), and dist/storefit.debug.js, the same code with messages.
+// compiled out (only codes stay), and dist/storefit.debug.js, the same code with messages; and
+// the same pair for the lazy extension (storefit-ext.js, core/ext.ts), which storefit.js loads
+// after the page is shown.
 import { build } from "esbuild";
 
 const common = {
-  entryPoints: ["src/boot/index.ts"],
   bundle: true,
   format: "iife",
   platform: "browser",
@@ -14,19 +15,28 @@ const common = {
   logLevel: "warning",
 };
 
-await Promise.all([
-  build({
-    ...common,
-    outfile: "dist/storefit.js",
-    minify: true,
-    define: { __DEBUG__: "false" },
-    // Minifier-friendly private names (conventions, habit 2): `_x` properties are ours to shorten.
-    mangleProps: /^_/,
-  }),
-  build({
-    ...common,
-    outfile: "dist/storefit.debug.js",
-    minify: false,
-    define: { __DEBUG__: "true" },
-  }),
-]);
+const bundles = [
+  ["src/boot/index.ts", "storefit"],
+  ["src/ext/index.ts", "storefit-ext"],
+];
+
+await Promise.all(
+  bundles.flatMap(([entry, name]) => [
+    build({
+      ...common,
+      entryPoints: [entry],
+      outfile: `dist/${name}.js`,
+      minify: true,
+      define: { __DEBUG__: "false" },
+      // Minifier-friendly private names (conventions, habit 2): `_x` properties are ours to shorten.
+      mangleProps: /^_/,
+    }),
+    build({
+      ...common,
+      entryPoints: [entry],
+      outfile: `dist/${name}.debug.js`,
+      minify: false,
+      define: { __DEBUG__: "true" },
+    }),
+  ]),
+);

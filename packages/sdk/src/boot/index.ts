@@ -9,6 +9,7 @@ import {
   SDK_VERSION,
   matchPage,
   matchesAnyPattern,
+  mergedPagePath,
   normalizePagePath,
   resolveEventDomain,
 } from "@storefit/contract";
@@ -39,6 +40,9 @@ import { createTracker } from "../track/tracker.js";
 import type { Tracker } from "../track/tracker.js";
 import { post } from "../track/transport.js";
 import { watchPath } from "./spa.js";
+import { loadExtension } from "../core/ext.js";
+import { addViewedProduct } from "../track/measures.js";
+import type { ViewedProduct } from "../track/measures.js";
 
 export type StorefitApi = {
   version: string;
@@ -49,6 +53,8 @@ export type StorefitApi = {
   setCrmProperty: (name: string, value: unknown) => boolean;
   addTags: (tags: string[] | string, scope?: TagScope) => boolean;
   identify: (customerId: string, properties?: Properties) => boolean;
+  trackRevenue: (amount: number, properties?: Properties) => boolean;
+  viewProduct: (productId: string, variantId?: string) => boolean;
   ready: (callback: () => void) => void;
   init: () => void;
   uninit: () => void;
@@ -70,6 +76,7 @@ type Instance = {
   settings: StorefitSettings;
   visitor: Visitor;
   tracker: Tracker;
+  prefix: string;
 };
 
 let current: Instance | null = null;
@@ -154,21 +161,30 @@ async function init(): Promise<void> {
   const visitor = loadVisitor(prefix, params, { preview, ...(cookieDomain && cookieDomain.includes(".") ? { cookieDomain } : {}) });
   const pagePath = normalizePagePath(loc.pathname);
   const ep = { apiHost: settings.api_host, clientKey: settings.client_key };
+  // spec §4 preview: no tracking; spec §6: blacklisted pages and referrers are not tracked.
+  const tracking =
+    !preview &&
+    !matchesAnyPattern(settings.page_blacklist ?? [], loc.pathname) &&
+    !matchesAnyPattern(settings.referrer_blacklist ?? [], safe(() => doc.referrer, ""));
+  // The previous page's duration (spec §3 last_page_duration) is written when a page is left.
+  const durationKey = prefix + "lpd";
+  const lastDuration = storageGet("sessionStorage", durationKey);
+  const pageStart = now();
+  scope.listen(win, "pagehide", () => storageSet("sessionStorage", durationKey, String(now() - pageStart)));
+  scope.add(() => storageSet("sessionStorage", durationKey, String(now() - pageStart)));
   const tracker = createTracker({
     ep,
     user: visitor.user,
     domain,
     sessionId: visitor.sessionId,
     pagePath,
+    mergedPath: mergedPagePath(settings.event_merge ?? [], domain, loc.pathname),
+    lastPageDuration: lastDuration === null ? null : Number(lastDuration) || 0,
     queueSize: trackQueueSize(settings.track_queue_size),
     scope,
-    // spec §4 preview: no tracking; spec §6: blacklisted pages and referrers are not tracked.
-    enabled:
-      !preview &&
-      !matchesAnyPattern(settings.page_blacklist ?? [], loc.pathname) &&
-      !matchesAnyPattern(settings.referrer_blacklist ?? [], safe(() => doc.referrer, "")),
+    enabled: tracking,
   });
-  const inst: Instance = { scope, settings, visitor, tracker };
+  const inst: Instance = { scope, settings, visitor, tracker, prefix };
   current = inst;
   runQueue();
 
@@ -205,6 +221,8 @@ async function init(): Promise<void> {
       state = "error";
       log(res.code, res.status, res.data);
       emit(DOCUMENT_EVENTS.error, { code: res.code, status: res.status });
+      // spec §8: error-report events are tracked for diagnosis.
+      tracker.track("TRACK", "cf_error_report", { code: res.code, status: res.status });
       if (settings.error_reporting && res.status !== 403) {
         void post(ep, CLIENT_PATHS.alerts, { code: res.code, status: res.status, data: (res.data ?? null) as Json, path: CLIENT_PATHS.configs });
       }
@@ -224,7 +242,17 @@ async function init(): Promise<void> {
     scope,
     settings,
     device: visitor.user.properties?.cf_device_type === "desktop" ? "desktop" : "mobile",
-    track: (type, name, properties) => tracker.track(type, name, properties),
+    track: (type, name, properties) => {
+      // Clicks carry how often this goal was clicked in the session (spec §3 click_count).
+      const extra: Properties = {};
+      if (type === "CLICK") {
+        const key = prefix + "clk_" + name;
+        const count = (Number(storageGet("sessionStorage", key)) || 0) + 1;
+        storageSet("sessionStorage", key, String(count));
+        extra.click_count = count;
+      }
+      tracker.track(type, name, { ...properties, ...extra });
+    },
   });
   scope.add(engine.revert);
   const { applied } = await engine.apply(onPage);
@@ -252,6 +280,12 @@ async function init(): Promise<void> {
     void post(ep, CLIENT_PATHS.summaries, body);
   }
   tracker.track("PAGE", "page_view", { cf_current_page_url: loc.href }, { pageview_seq_number: visitor.pageviewSeq, config_summary: summaries });
+
+  // What the page needs only once it is shown comes in storefit-ext.js (core/ext.ts).
+  const ext = await loadExtension(settings.api_host);
+  if (ext && current === inst) {
+    ext({ settings, scope, visitor, tracker, ep, domain, pagePath, configs: onPage, tracking, prefix });
+  }
 }
 
 function uninit(): void {
@@ -304,6 +338,20 @@ const api: StorefitApi = {
       if (!validName(customerId)) return false;
       inst.visitor.identify(customerId.trim());
       for (const [k, v] of Object.entries(cleanProperties(properties))) inst.visitor.setProperty("user", k, v);
+    })(),
+  trackRevenue: (amount, properties) =>
+    withInstance((inst) => {
+      if (typeof amount !== "number" || !isFinite(amount) || amount < 0) return false;
+      const props = cleanProperties(properties);
+      const name = typeof props.name === "string" && props.name ? props.name : "revenue";
+      inst.tracker.track("REVENUE", name, { ...props, revenue_amount: amount });
+    })(),
+  viewProduct: (productId, variantId) =>
+    withInstance((inst) => {
+      if (!validName(productId)) return false;
+      const key = inst.prefix + "vp";
+      const list = storageGetJson<ViewedProduct[]>("localStorage", key, []);
+      storageSetJson("localStorage", key, addViewedProduct(Array.isArray(list) ? list : [], productId, typeof variantId === "string" ? variantId : undefined, now()));
     })(),
   ready: (callback) => {
     if (typeof callback !== "function") return;

@@ -23,6 +23,10 @@ export type TrackerContext = {
   domain: string;
   sessionId: string;
   pagePath: string;
+  /** spec §2 path-merge rules: the final path this page counts as, if a rule matches. */
+  mergedPath: string | null;
+  /** How long the previous page of the session was open, for PAGE events (spec §3). */
+  lastPageDuration: number | null;
   queueSize: number;
   scope: Scope;
   /** False in preview mode and on blacklisted pages: nothing is sent. */
@@ -57,7 +61,12 @@ export function createTracker(ctx: TrackerContext): Tracker {
         insert_id: randomId(),
         event_timestamp: now(),
         session_id: ctx.sessionId,
-        properties: { page_path: ctx.pagePath, ...properties },
+        ...(event_type === "PAGE" && ctx.lastPageDuration !== null ? { last_page_duration: ctx.lastPageDuration } : {}),
+        properties: {
+          page_path: ctx.pagePath,
+          ...(ctx.mergedPath ? { cf_merged_page_path: ctx.mergedPath } : {}),
+          ...properties,
+        },
         ...extra,
       });
       if (event_type === "PAGE" || queue.length >= ctx.queueSize) flush();

@@ -1,0 +1,60 @@
+// The lazy extension (storefit-ext.js): what the page needs only after it is shown — automatic
+// form capture, scroll depth, page updates, revenue rules, the devices call, popup templates.
+// Keeping it out of storefit.js keeps the file on the shop's first paint small (conventions,
+// habit 1); it is fetched after the page is revealed, from the same host as the script, and
+// started again on every (single-page) initialization with that initialization's context.
+
+import type { Config, StorefitSettings } from "@storefit/contract";
+import type { Scope } from "./scope.js";
+import type { Visitor } from "./visitor.js";
+import type { Tracker } from "../track/tracker.js";
+import type { Endpoint } from "../track/transport.js";
+import { doc, win } from "../env/globals.js";
+
+declare const __DEBUG__: boolean;
+
+export type ExtContext = {
+  settings: StorefitSettings;
+  scope: Scope;
+  visitor: Visitor;
+  tracker: Tracker;
+  ep: Endpoint;
+  domain: string;
+  pagePath: string;
+  /** The configs applied on this page (templates among them). */
+  configs: Config[];
+  /** False in preview mode and on blacklisted pages. */
+  tracking: boolean;
+  /** Storage key prefix (spec §9). */
+  prefix: string;
+};
+
+export type Extension = (ctx: ExtContext) => void;
+
+declare global {
+  interface Window {
+    /** Set by storefit-ext.js when it has loaded. */
+    storefitExt?: Extension;
+  }
+}
+
+let loading: Promise<Extension | null> | null = null;
+
+export const EXT_FILE = __DEBUG__ ? "storefit-ext.debug.js" : "storefit-ext.js";
+
+/** Loads storefit-ext.js once per page; null when it cannot be loaded (the core keeps working). */
+export function loadExtension(apiHost: string): Promise<Extension | null> {
+  return (loading ??= new Promise((resolve) => {
+    if (win.storefitExt) return resolve(win.storefitExt);
+    try {
+      const s = doc.createElement("script");
+      s.async = true;
+      s.src = `${apiHost.replace(/\/+$/, "")}/sdk/${EXT_FILE}`;
+      s.onload = () => resolve(win.storefitExt ?? null);
+      s.onerror = () => resolve(null);
+      (doc.head || doc.documentElement).appendChild(s);
+    } catch {
+      resolve(null);
+    }
+  }));
+}
