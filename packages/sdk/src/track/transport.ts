@@ -41,7 +41,8 @@ export async function post(
         headers: { "content-type": FORM },
         body: text,
         credentials: "omit",
-        keepalive: unload,
+        // keepalive: a request still in flight when the visitor leaves is delivered, not dropped.
+        keepalive: true,
       });
     } catch {
       // No response at all: network down, DNS, or CORS refused (spec §8: retry, then CFJSSDK004).
