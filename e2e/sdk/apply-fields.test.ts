@@ -164,13 +164,15 @@ describe("finding elements (spec §4, §8, §9)", () => {
   it("applies a parent's change before its child's, whatever the order of the answer (spec §9 depth)", async () => {
     h.fake.configs(
       answer(
-        el("#wrap .inner", { innerHTML: "child change" }, { id: "child" }),
+        // The duplicate runs only when the config is first applied: it shows that the child's
+        // change was applied to the parent's new child in the same pass, not caught up later.
+        el("#wrap .inner", { innerHTML: "child change", customfit_meta: { duplicate_actions: [{ position: "below" }] } }, { id: "child" }),
         el("#wrap", { innerHTML: '<p class="inner">new child</p>' }, { id: "parent" }),
       ),
     );
     const o = await h.open("/p", { body: `<div id="wrap"><p class="inner">old child</p></div>` });
     await settled(o);
-    expect(await o.page.locator("#wrap").innerHTML()).toBe('<p class="inner" data-storefit="1">child change</p>');
+    expect(await o.page.locator("#wrap").innerHTML()).toBe('<p class="inner" data-storefit="1">child change</p><p class="inner" data-storefit="1">child change</p>');
     expect(await appliedIds(o)).toEqual(["cfg_child", "cfg_parent"]);
   });
 

@@ -9,6 +9,7 @@ import type { Config, CustomfitMeta, EventType, GlobalActions, Properties, Scrip
 import { doc, win } from "../env/globals.js";
 import { log } from "../core/log.js";
 import type { JsTrigger } from "./cdn.js";
+import { style } from "./fields.js";
 import { editQuery, redirectUrl } from "./redirect.js";
 
 /** The engine's internals these actions need. */
@@ -52,15 +53,14 @@ export function scriptAction(k: Kit, c: Config, a: ScriptAction | undefined, tri
   if (t !== "track_click") k._js(c, trigger);
 }
 
-const inline = (el: Element, prop: string, v: string, k: Kit) => {
-  const s = (el as HTMLElement).style;
-  if (!s) return;
-  const old = s.getPropertyValue(prop);
-  const oldP = s.getPropertyPriority(prop);
-  s.setProperty(prop, v, v ? "important" : "");
-  const ours = s.getPropertyValue(prop);
-  k._undo.push(() => s.getPropertyValue(prop) === ours && s.setProperty(prop, old, oldP));
+/** A one-off change (click actions): recorded, and undone only while ours is still there. */
+const change = (k: Kit, el: Element, [get, put]: ReturnType<typeof style>, v: string | null) => {
+  const old = get(el);
+  put(el, v);
+  const ours = get(el);
+  k._undo.push(() => get(el) === ours && put(el, old));
 };
+const display = style("display");
 
 /** Places `nodes` next to `ref` (or in it, for append); they are ours, and revert removes them. */
 const insert = (k: Kit, owner: unknown, nodes: Node[], place: (...n: Node[]) => void) => {
@@ -93,6 +93,9 @@ export function structure(k: Kit, owner: unknown, m: CustomfitMeta, el: Element)
   const moved = mv && (mv.first_element ? qs(mv.first_element) : el);
   const to = mv && qs(mv.target);
   if (moved && to && !moved.contains(to)) {
+    // After a move or a swap a positional selector may match another element: the ones we moved
+    // count as ours, so the config never applies its fields to them by accident.
+    k._made.set(moved, owner);
     const parent = moved.parentNode;
     const next = moved.nextSibling;
     if (mv.position === "below") to.after(moved);
@@ -104,6 +107,7 @@ export function structure(k: Kit, owner: unknown, m: CustomfitMeta, el: Element)
   }
   const other = m.swap_action && qs(m.swap_action.target);
   if (other && !other.contains(el) && !el.contains(other)) {
+    k._made.set(other, owner);
     swap(el, other);
     k._undo.push(() => el.isConnected && other.isConnected && swap(el, other));
   }
@@ -146,12 +150,12 @@ export function clickActions(k: Kit, c: Config, m: CustomfitMeta, el: Element): 
           else win.location.assign(to);
         } else if (!t) continue;
         else if (type === "scroll_to_element") t.scrollIntoView({ behavior: "smooth", block: "start" });
-        else if (type === "hide_element") inline(t, "display", "none", k);
+        else if (type === "hide_element") change(k, t, display, "none!important");
         else if (type === "unhide_element" && getComputedStyle(t).display === "none") {
           // Hidden inline (by us or the page): drop that; hidden by a stylesheet: back to the
           // browser's own display for the tag.
-          inline(t, "display", "", k);
-          if (getComputedStyle(t).display === "none") inline(t, "display", "revert", k);
+          change(k, t, display, null);
+          if (getComputedStyle(t).display === "none") change(k, t, display, "revert!important");
         }
       }
     }),

@@ -29,8 +29,9 @@ const value: [Get, Put] = [
   (el, v) => ("value" in el ? void (el.value = v ?? "") : attr("value")[1](el, v)),
 ];
 
-// "red !important" keeps its priority: the shop's own stylesheet often uses !important too.
-const style = (prop: string): [Get, Put] => [
+// "red !important" keeps its priority: the shop's own stylesheet often uses !important too. An
+// emptied style attribute is dropped, so a revert leaves no `style=""` behind.
+export const style = (prop: string): [Get, Put] => [
   (el) => {
     const s = el.style;
     const v = s && s.getPropertyValue(prop);
@@ -38,8 +39,9 @@ const style = (prop: string): [Get, Put] => [
   },
   (el, v) => {
     const m = /^([\s\S]*?)\s*!important\s*$/i.exec(v ?? "");
-    if (v) el.style!.setProperty(prop, m ? m[1]! : v, m ? "important" : "");
-    else el.style!.removeProperty(prop);
+    const s = el.style!;
+    if (v) s.setProperty(prop, m ? m[1]! : v, m ? "important" : "");
+    else if ((s.removeProperty(prop), !s.length)) el.removeAttribute("style");
   },
 ];
 
