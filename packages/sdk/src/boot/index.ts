@@ -284,7 +284,7 @@ async function init(): Promise<void> {
   // What the page needs only once it is shown comes in storefit-ext.js (core/ext.ts).
   const ext = await loadExtension(settings.api_host);
   if (ext && current === inst) {
-    ext({ settings, scope, visitor, tracker, ep, domain, pagePath, configs: onPage, tracking, prefix });
+    ext({ settings, scope, visitor, tracker, ep, domain, pagePath, configs: onPage, tracking, preview, prefix });
   }
 }
 

@@ -25,6 +25,8 @@ export type ExtContext = {
   configs: Config[];
   /** False in preview mode and on blacklisted pages. */
   tracking: boolean;
+  /** Preview mode: templates show, but their scripts do not run (spec §4). */
+  preview: boolean;
   /** Storage key prefix (spec §9). */
   prefix: string;
 };

@@ -8,7 +8,7 @@
 
 import type { Config, StorefitSettings } from "@storefit/contract";
 
-export type JsTrigger = "onclick" | "onload" | "global";
+export type JsTrigger = "onclick" | "onload" | "global" | "template";
 
 type CdnSettings = Pick<StorefitSettings, "api_host" | "cdn_host" | "dimension_id" | "environment">;
 type ConfigIds = Pick<Config, "config_id" | "variation_id" | "version" | "experience_behaviour_response">;

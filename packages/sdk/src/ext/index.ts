@@ -9,6 +9,7 @@ import { doc, now, safe, storageGet, storageSet, win } from "../env/globals.js";
 import { captureFields, fieldsOf } from "../track/forms.js";
 import { pageDurationProperty, scrollDepth, scrollWorthSending } from "../track/measures.js";
 import { post } from "../track/transport.js";
+import { templates } from "./templates.js";
 
 function forms(ctx: ExtContext): void {
   ctx.scope.listen(
@@ -101,6 +102,8 @@ function registerDevice(ctx: ExtContext): void {
 
 win.storefitExt = (ctx) =>
   safe(() => {
+    // Templates show in preview too (the operator checks them); their events are not sent.
+    templates(ctx);
     if (!ctx.tracking) return;
     forms(ctx);
     scroll(ctx);

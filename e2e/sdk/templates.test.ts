@@ -1,0 +1,176 @@
+// Popup and custom-block templates (spec §3 Template, §4, §5, §9) in Chromium: insertion, every
+// trigger, visibility, close memory per session and per duration, re-inserts, events.
+
+import { describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import type { Config, Template, TemplateSettings } from "@storefit/contract";
+import { eventually } from "../browser.js";
+import { useSdkHarness } from "./sdk-harness.js";
+
+const h = useSdkHarness();
+const BODY = `<main id="main"><h1 id="title">Shop</h1><button id="open-offer">Offer</button></main><div style="height:5000px"></div>`;
+
+function templateConfig(settings: Partial<TemplateSettings>, extra: Partial<Template> = {}): Config {
+  const template: Template = {
+    id: "welcome",
+    parentElement: "#main",
+    nextSibling: "#title",
+    html: `<div class="popup"><p>10% off your first order</p><a href="#shop" id="cta">Shop now</a><button class="cf-template-close" id="close">×</button></div>`,
+    properties: { template_properties: { root_style: "position:fixed;top:10px;left:10px;background:#fff" }, settings: { config_selected: "on_entry", ...settings } },
+    ...extra,
+  };
+  return {
+    config_customer_id: "popup",
+    config_id: "cfg_popup",
+    variation_id: "var_popup",
+    variation: { customfit_meta: { custom_template: template } },
+    variation_data_type: "HTML_ELEMENT",
+    properties: { custom_template: template },
+    experience_behaviour_response: { experience_id: "exp_welcome", behaviour_id: "b", rule_id: "r" },
+  };
+}
+
+const popup = (page: Page) => page.locator("#cf-template-welcome");
+const extReady = (page: Page) => page.waitForFunction(() => typeof window.storefitExt === "function");
+const tplEvents = () => h.fake.to("/v1/cfe/").flatMap((r) => r.body.events).filter((e: { event_type: string }) => e.event_type.startsWith("TEMPLATE"));
+
+describe("templates", () => {
+  it("on_entry: inserted before nextSibling inside parentElement, with root_style, and a TEMPLATE_VIEW", async () => {
+    h.fake.configs({ configs: { popup: templateConfig({}) }, user_id: "u" });
+    const o = await h.open("/t1", { body: BODY });
+    await popup(o.page).waitFor();
+    expect(await o.page.evaluate(() => document.getElementById("main")!.firstElementChild!.id)).toBe("cf-template-welcome");
+    expect(await popup(o.page).getAttribute("style")).toContain("position:fixed");
+    await o.page.click("#cta");
+    await o.page.goto("about:blank");
+    const evs = await eventually(() => (tplEvents().length === 2 ? tplEvents() : false), 5000, "template events");
+    expect(evs.map((e: { event_type: string; properties: Record<string, unknown> }) => [e.event_type, e.properties.template_id])).toEqual([["TEMPLATE_VIEW", "welcome"], ["TEMPLATE_BUTTON_CLICK", "welcome"]]);
+    expect(evs[1].properties.button_text).toBe("Shop now");
+    const summary = await eventually(() => h.fake.to("/v1/config/request/summary/")[0], 5000, "summary");
+    expect(summary.body.summaries[0]).toMatchObject({ config_id: "cfg_popup", is_template_config: true });
+  });
+
+  it("a closed popup stays closed for the session (next_session), and shows again in a new session", async () => {
+    h.fake.configs({ configs: { popup: templateConfig({ close_settings: { close_config_selected: "next_session" } }) }, user_id: "u" });
+    const o = await h.open("/t2", { body: BODY });
+    await popup(o.page).waitFor();
+    await o.page.click("#close");
+    expect(await popup(o.page).count()).toBe(0);
+    await o.page.reload();
+    await extReady(o.page);
+    await o.page.waitForTimeout(300);
+    expect(await popup(o.page).count()).toBe(0);
+    const tab = await o.context.newPage(); // a new tab: a new session, same visitor
+    await tab.goto(h.fake.shopUrl("/t2"));
+    await popup(tab).waitFor();
+  });
+
+  it("a popup closed for a duration reappears after it", async () => {
+    h.fake.configs({ configs: { popup: templateConfig({ close_settings: { close_config_selected: "duration", expiry: 60 } }) }, user_id: "u" });
+    const o = await h.open("/t3-0", { body: BODY }, { waitUntil: "commit" });
+    await o.context.clock.install();
+    h.fake.page("/t3", { body: BODY });
+    await o.page.goto(h.fake.shopUrl("/t3"));
+    await popup(o.page).waitFor();
+    await o.page.click("#close");
+    const tab = await o.context.newPage();
+    await tab.goto(h.fake.shopUrl("/t3"));
+    await extReady(tab);
+    await tab.waitForTimeout(200);
+    expect(await popup(tab).count()).toBe(0);
+    await o.context.clock.fastForward(61_000);
+    const later = await o.context.newPage();
+    await later.goto(h.fake.shopUrl("/t3"));
+    await popup(later).waitFor();
+  });
+
+  it("on_click shows when a listed element is clicked", async () => {
+    h.fake.configs({ configs: { popup: templateConfig({ config_selected: "on_click", elements: ["#open-offer"] }) }, user_id: "u" });
+    const o = await h.open("/t4", { body: BODY });
+    await extReady(o.page);
+    await o.page.waitForTimeout(200);
+    expect(await popup(o.page).count()).toBe(0);
+    await o.page.click("#open-offer");
+    await popup(o.page).waitFor();
+  });
+
+  it("at_exit fires once, only after its delay, when the pointer leaves through the top", async () => {
+    h.fake.configs({ configs: { popup: templateConfig({ config_selected: "at_exit", delay: 2 }) }, user_id: "u" });
+    const o = await h.open("/t5-0", { body: BODY }, { waitUntil: "commit" });
+    await o.context.clock.install();
+    h.fake.page("/t5", { body: BODY });
+    await o.page.goto(h.fake.shopUrl("/t5"));
+    await extReady(o.page);
+    const leave = () => o.page.evaluate(() => document.dispatchEvent(new MouseEvent("mouseout", { clientY: -5, relatedTarget: null, bubbles: true })));
+    await leave();
+    expect(await popup(o.page).count()).toBe(0);
+    await o.context.clock.runFor(2100);
+    await leave();
+    await popup(o.page).waitFor();
+    await o.page.evaluate(() => document.getElementById("cf-template-welcome")!.remove());
+    // A removal by the page re-inserts it; a second exit does not add a second view.
+    await leave();
+    await o.page.goto("about:blank");
+    const views = await eventually(() => tplEvents(), 5000, "views");
+    expect(views.filter((e: { event_type: string }) => e.event_type === "TEMPLATE_VIEW")).toHaveLength(1);
+  });
+
+  it("timerbased shows after the first valid timer; a negative delay becomes 1 s", async () => {
+    h.fake.configs({ configs: { popup: templateConfig({ config_selected: "timerbased", timeout: "0, ,-4,abc" }) }, user_id: "u" });
+    const o = await h.open("/t6-0", { body: BODY }, { waitUntil: "commit" });
+    await o.context.clock.install();
+    h.fake.page("/t6", { body: BODY });
+    await o.page.goto(h.fake.shopUrl("/t6"));
+    await extReady(o.page);
+    await o.context.clock.runFor(900);
+    expect(await popup(o.page).count()).toBe(0);
+    await o.context.clock.runFor(200);
+    await popup(o.page).waitFor();
+  });
+
+  it("on_scroll shows at the scroll percentage", async () => {
+    h.fake.configs({ configs: { popup: templateConfig({ config_selected: "on_scroll", scroll_percentage: 50 }) }, user_id: "u" });
+    const o = await h.open("/t7", { body: BODY });
+    await extReady(o.page);
+    await o.page.evaluate(() => window.scrollTo(0, 1000));
+    await o.page.waitForTimeout(200);
+    expect(await popup(o.page).count()).toBe(0);
+    await o.page.evaluate(() => window.scrollTo(0, 2400));
+    await popup(o.page).waitFor();
+  });
+
+  it("visibility: hide_template never shows; desktop_only shows on desktop; mobile_only does not", async () => {
+    for (const [visibility, shows] of [["hide_template", false], ["desktop_only", true], ["mobile_only", false]] as const) {
+      h.fake.configs({ configs: { popup: templateConfig({ visibility_selected: visibility }) }, user_id: "u" });
+      const o = await h.open(`/t8-${visibility}`, { body: BODY });
+      await extReady(o.page);
+      await o.page.waitForTimeout(200);
+      expect(await popup(o.page).count(), visibility).toBe(shows ? 1 : 0);
+    }
+  });
+
+  it("is re-inserted at most 5 times when the page keeps removing it", async () => {
+    h.fake.configs({ configs: { popup: templateConfig({}) }, user_id: "u" });
+    const o = await h.open("/t9", { body: BODY });
+    await popup(o.page).waitFor();
+    const reinserts = await o.page.evaluate(async () => {
+      let n = 0;
+      for (let i = 0; i < 10; i++) {
+        document.getElementById("cf-template-welcome")?.remove();
+        await new Promise((r) => setTimeout(r, 30));
+        if (document.getElementById("cf-template-welcome")) n++;
+      }
+      return n;
+    });
+    expect(reinserts).toBe(5);
+  });
+
+  it("is torn down with the page in single-page mode", async () => {
+    h.fake.configs((req) => (req.body.current_page_path === "/spa" ? { configs: { popup: templateConfig({}) }, user_id: "u" } : { configs: {}, user_id: "u" }));
+    const o = await h.open("/spa", { body: BODY, settings: { spa_mode: true } });
+    await popup(o.page).waitFor();
+    await o.page.evaluate(() => history.pushState({}, "", "/spa/other"));
+    await eventually(() => h.fake.to("/v1/users/configs/").length === 2, 5000, "re-init");
+    await o.page.waitForFunction(() => !document.getElementById("cf-template-welcome"));
+  });
+});
