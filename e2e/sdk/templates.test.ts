@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import type { Config, Template, TemplateSettings } from "@storefit/contract";
+import type { Config, ConfigsResponse, Template, TemplateSettings } from "@storefit/contract";
 import { eventually } from "../browser.js";
 import { useSdkHarness } from "./sdk-harness.js";
 
@@ -166,7 +166,7 @@ describe("templates", () => {
   });
 
   it("is torn down with the page in single-page mode", async () => {
-    h.fake.configs((req) => (req.body.current_page_path === "/spa" ? { configs: { popup: templateConfig({}) }, user_id: "u" } : { configs: {}, user_id: "u" }));
+    h.fake.configs((req): ConfigsResponse => ({ configs: req.body.current_page_path === "/spa" ? { popup: templateConfig({}) } : {}, user_id: "u" }));
     const o = await h.open("/spa", { body: BODY, settings: { spa_mode: true } });
     await popup(o.page).waitFor();
     await o.page.evaluate(() => history.pushState({}, "", "/spa/other"));
