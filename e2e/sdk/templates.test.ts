@@ -122,9 +122,9 @@ describe("templates", () => {
     h.fake.page("/t6", { body: BODY });
     await o.page.goto(h.fake.shopUrl("/t6"));
     await extReady(o.page);
-    await o.context.clock.runFor(900);
+    // "0" would mean at once: right after the extension started, nothing is shown yet.
     expect(await popup(o.page).count()).toBe(0);
-    await o.context.clock.runFor(200);
+    await o.context.clock.runFor(1100);
     await popup(o.page).waitFor();
   });
 

@@ -37,6 +37,8 @@ export type AccountFlags = {
   outbound_only: boolean;
   event_analyzer: boolean;
   shop_platform_integration: boolean;
+  /** Hold storage, cookies and tracking until the visitor consents (off by default). */
+  consent_required: boolean;
 };
 
 export type StorefitSettings = AccountFlags & {
@@ -79,6 +81,7 @@ export const SETTINGS_DEFAULTS: Omit<StorefitSettings, "client_key" | "api_host"
   outbound_only: false,
   event_analyzer: true,
   shop_platform_integration: false,
+  consent_required: false,
   subdomains: [],
   integrations: {},
   ga_setup: { mode: "gtm", data_variable: "dataLayer" },

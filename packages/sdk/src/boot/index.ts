@@ -23,7 +23,8 @@ import type {
   StorefitSettings,
   SummariesRequest,
 } from "@storefit/contract";
-import { doc, now, safe, storageGet, storageGetJson, storageRemove, storageSet, storageSetJson, win } from "../env/globals.js";
+import { consent, doc, now, safe, setConsentState, storageGet, storageGetJson, storageRemove, storageSet, storageSetJson, win } from "../env/globals.js";
+import { consentFromDataLayer, consentFromShopify } from "../core/consent.js";
 import { log } from "../core/log.js";
 import { emit } from "../core/emit.js";
 import { readSettings, storagePrefix } from "../core/settings.js";
@@ -54,6 +55,8 @@ export type StorefitApi = {
   addTags: (tags: string[] | string, scope?: TagScope) => boolean;
   identify: (customerId: string, properties?: Properties) => boolean;
   trackRevenue: (amount: number, properties?: Properties) => boolean;
+  /** Consent for storage and tracking, when the account requires it (core/consent.ts). */
+  setConsent: (granted: boolean) => void;
   viewProduct: (productId: string, variantId?: string) => boolean;
   ready: (callback: () => void) => void;
   init: () => void;
@@ -284,7 +287,7 @@ async function init(): Promise<void> {
   // What the page needs only once it is shown comes in storefit-ext.js (core/ext.ts).
   const ext = await loadExtension(settings.api_host);
   if (ext && current === inst) {
-    ext({ settings, scope, visitor, tracker, ep, domain, pagePath, configs: onPage, tracking, preview, prefix });
+    ext({ settings, scope, visitor, tracker, ep, domain, pagePath, configs: onPage, tracking, preview, prefix, post, storageGet, storageSet });
   }
 }
 
@@ -353,6 +356,7 @@ const api: StorefitApi = {
       const list = storageGetJson<ViewedProduct[]>("localStorage", key, []);
       storageSetJson("localStorage", key, addViewedProduct(Array.isArray(list) ? list : [], productId, typeof variantId === "string" ? variantId : undefined, now()));
     })(),
+  setConsent: (granted) => setConsentState(granted ? "granted" : "denied"),
   ready: (callback) => {
     if (typeof callback !== "function") return;
     if (isReady) safe(callback, undefined);
@@ -395,6 +399,24 @@ function runQueue(): void {
   pending.forEach(runItem);
 }
 
+/** Holds storage and tracking until a consent signal says yes (checked each second until then). */
+function watchConsent(s: StorefitSettings): void {
+  setConsentState("pending");
+  const check = () =>
+    safe(() => {
+      const w = win as unknown as Record<string, unknown> & { Shopify?: { customerPrivacy?: Parameters<typeof consentFromShopify>[0] } };
+      const answer = consentFromShopify(w.Shopify?.customerPrivacy) ?? consentFromDataLayer(w[s.ga_setup?.data_variable || "dataLayer"]);
+      if (answer !== null) setConsentState(answer ? "granted" : "denied");
+      if (consent() === "granted") clearInterval(timer);
+    }, undefined);
+  const timer = setInterval(check, 1000);
+  doc.addEventListener("visitorConsentCollected", (e) => {
+    const d = (e as CustomEvent<{ analyticsAllowed?: boolean }>).detail;
+    if (d && typeof d.analyticsAllowed === "boolean") setConsentState(d.analyticsAllowed ? "granted" : "denied");
+  });
+  check();
+}
+
 safe(() => {
   // A second copy of the script on the same page leaves the first in charge (spec §8 "Multiple
   // initialization"); it touches neither the page nor the API.
@@ -405,6 +427,7 @@ safe(() => {
   }
   win.storefit = api;
   const s = readSettings(win.storefitSettings);
+  if (s?.consent_required) watchConsent(s);
   if (s && (s.spa_mode || s.auto_url_change_detection)) {
     stopWatching = watchPath(() => {
       uninit();

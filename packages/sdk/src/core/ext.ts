@@ -8,7 +8,8 @@ import type { Config, StorefitSettings } from "@storefit/contract";
 import type { Scope } from "./scope.js";
 import type { Visitor } from "./visitor.js";
 import type { Tracker } from "../track/tracker.js";
-import type { Endpoint } from "../track/transport.js";
+import type { Endpoint, post } from "../track/transport.js";
+import type { storageGet, storageSet } from "../env/globals.js";
 import { doc, win } from "../env/globals.js";
 
 declare const __DEBUG__: boolean;
@@ -29,6 +30,11 @@ export type ExtContext = {
   preview: boolean;
   /** Storage key prefix (spec §9). */
   prefix: string;
+  // The core's transport and storage. The extension is a separate bundle: state such as consent
+  // and the in-memory storage fallback lives in storefit.js, so the extension must go through it.
+  post: typeof post;
+  storageGet: typeof storageGet;
+  storageSet: typeof storageSet;
 };
 
 export type Extension = (ctx: ExtContext) => void;

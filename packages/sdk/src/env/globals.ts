@@ -16,23 +16,46 @@ export function safe<T>(fn: () => T, fallback: T): T {
   }
 }
 
+// Consent (off unless the account requires it): while it is pending, writes to storage and
+// cookies wait here and happen once it is granted; when it is denied they never happen. Values
+// are still kept in memory, so the page view works either way.
+export type ConsentState = "granted" | "pending" | "denied";
+let consentState: ConsentState = "granted";
+let held: (() => void)[] = [];
+
+export const consent = (): ConsentState => consentState;
+
+/** Runs `fn` now with consent, later once granted, or never once denied. */
+export function whenConsented(fn: () => void): void {
+  if (consentState === "granted") fn();
+  else if (consentState === "pending") held.push(fn);
+}
+
+export function setConsentState(state: ConsentState): void {
+  consentState = state;
+  if (state === "pending") return;
+  const run = held;
+  held = [];
+  if (state === "granted") for (const fn of run) safe(fn, undefined);
+}
+
 export type StorageKind = "localStorage" | "sessionStorage";
 
 const memory: Record<StorageKind, Record<string, string>> = { localStorage: {}, sessionStorage: {} };
 
 export function storageGet(kind: StorageKind, key: string): string | null {
-  const v = safe(() => win[kind].getItem(key), null);
-  return v ?? memory[kind][key] ?? null;
+  // Memory first: it holds this page's writes, including those waiting for consent.
+  return memory[kind][key] ?? safe(() => win[kind].getItem(key), null);
 }
 
 export function storageSet(kind: StorageKind, key: string, value: string): void {
   memory[kind][key] = value;
-  safe(() => win[kind].setItem(key, value), undefined);
+  whenConsented(() => safe(() => win[kind].setItem(key, value), undefined));
 }
 
 export function storageRemove(kind: StorageKind, key: string): void {
   delete memory[kind][key];
-  safe(() => win[kind].removeItem(key), undefined);
+  whenConsented(() => safe(() => win[kind].removeItem(key), undefined));
 }
 
 /** JSON helpers on top of storage; a corrupt value reads as `fallback`. */
@@ -57,9 +80,9 @@ export function cookieGet(name: string): string | null {
 
 /** A first-party cookie; `domain` shares it with the configured subdomains. */
 export function cookieSet(name: string, value: string, maxAgeDays: number, domain?: string): void {
-  safe(() => {
+  whenConsented(() => safe(() => {
     doc.cookie = `${name}=${encodeURIComponent(value)};path=/;max-age=${Math.round(maxAgeDays * 86400)};samesite=lax${domain ? ";domain=" + domain : ""}${win.location.protocol === "https:" ? ";secure" : ""}`;
-  }, undefined);
+  }, undefined));
 }
 
 export function now(): number {

@@ -5,10 +5,9 @@
 import { CLIENT_PATHS, PAGE_UPDATE_INTERVAL_MS, matchDomain, matchPathCheck } from "@storefit/contract";
 import type { DevicesRequest } from "@storefit/contract";
 import type { ExtContext } from "../core/ext.js";
-import { doc, now, safe, storageGet, storageSet, win } from "../env/globals.js";
+import { doc, now, safe, win } from "../env/globals.js";
 import { captureFields, fieldsOf } from "../track/forms.js";
 import { pageDurationProperty, scrollDepth, scrollWorthSending } from "../track/measures.js";
-import { post } from "../track/transport.js";
 import { templates } from "./templates.js";
 
 function forms(ctx: ExtContext): void {
@@ -90,13 +89,13 @@ function revenueRules(ctx: ExtContext): void {
 function registerDevice(ctx: ExtContext): void {
   const user = ctx.visitor.user;
   const key = ctx.prefix + "dreg";
-  if (!user.user_id || !user.device_id || storageGet("localStorage", key) === user.device_id) return;
+  if (!user.user_id || !user.device_id || ctx.storageGet("localStorage", key) === user.device_id) return;
   const body: DevicesRequest = {
     add_devices: [{ device_customer_id: user.device_id, device_type: "WEB", user_id: user.user_id }],
     anonymous: user.anonymous,
   };
-  void post(ctx.ep, CLIENT_PATHS.devices(user.user_id), body).then((r) => {
-    if (r.ok) storageSet("localStorage", key, user.device_id!);
+  void ctx.post(ctx.ep, CLIENT_PATHS.devices(user.user_id), body).then((r) => {
+    if (r.ok) ctx.storageSet("localStorage", key, user.device_id!);
   });
 }
 

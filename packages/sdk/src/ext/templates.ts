@@ -7,7 +7,7 @@
 import { TEMPLATE_REINSERT_LIMIT } from "@storefit/contract";
 import type { Config, Template } from "@storefit/contract";
 import type { ExtContext } from "../core/ext.js";
-import { doc, now, safe, storageGet, storageSet, win } from "../env/globals.js";
+import { doc, now, safe, win } from "../env/globals.js";
 import { jssUrl } from "../dom/cdn.js";
 import { scrollDepth } from "../track/measures.js";
 import { delaysMs, suppressed, templateOf, visibleOn } from "./template-rules.js";
@@ -22,8 +22,8 @@ function setUp(ctx: ExtContext, c: Config, t: Template): void {
   const device = ctx.visitor.user.properties?.cf_device_type === "desktop" ? "desktop" : "mobile";
   if (!visibleOn(s.visibility_selected, device)) return;
   const key = ctx.prefix + "tpl_" + t.id;
-  const closedUntil = Number(storageGet("localStorage", key)) || null;
-  if (suppressed(storageGet("sessionStorage", key) === "1", closedUntil, now())) return;
+  const closedUntil = Number(ctx.storageGet("localStorage", key)) || null;
+  if (suppressed(ctx.storageGet("sessionStorage", key) === "1", closedUntil, now())) return;
 
   let root: HTMLElement | null = null;
   let shown = false;
@@ -51,10 +51,10 @@ function setUp(ctx: ExtContext, c: Config, t: Template): void {
     root?.remove();
     const memory = s.close_settings;
     if (memory?.close_config_selected === "duration" && Number(memory.expiry) > 0) {
-      storageSet("localStorage", key, String(now() + Number(memory.expiry) * 1000));
+      ctx.storageSet("localStorage", key, String(now() + Number(memory.expiry) * 1000));
     } else {
       // next_session, and the default: closed for the rest of this session.
-      storageSet("sessionStorage", key, "1");
+      ctx.storageSet("sessionStorage", key, "1");
     }
   };
 

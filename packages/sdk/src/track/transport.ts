@@ -3,9 +3,9 @@
 // as the `cfenc` query parameter; paths end with a slash. With `unload`, a beacon is sent and no
 // answer awaited. A call that gets no response is retried: 3 attempts, 500 ms apart.
 
-import { CALL_MAX_ATTEMPTS, CALL_RETRY_DELAY_MS } from "@storefit/contract";
+import { CALL_MAX_ATTEMPTS, CALL_RETRY_DELAY_MS, CLIENT_PATHS } from "@storefit/contract";
 import type { ErrorCode } from "@storefit/contract";
-import { safe, win } from "../env/globals.js";
+import { consent, safe, whenConsented, win } from "../env/globals.js";
 
 const FORM = "application/x-www-form-urlencoded";
 
@@ -27,6 +27,11 @@ export async function post(
   body: unknown,
   unload = false,
 ): Promise<CallResult> {
+  // Without consent only the config call goes out (the page must render); the rest waits for
+  // consent, or never goes out once it is denied (core/consent.ts).
+  if (path !== CLIENT_PATHS.configs && consent() !== "granted") {
+    return new Promise((resolve) => whenConsented(() => void post(ep, path, body, unload).then(resolve)));
+  }
   const url = urlFor(ep, path);
   const text = JSON.stringify(body);
   if (unload) {
