@@ -5,7 +5,7 @@
 // throws into the page: the engine calls these inside its guard, and page-triggered handlers
 // (clicks) are guarded themselves.
 
-import type { Config, CustomfitMeta, EventType, GlobalActions, Properties, ScriptAction } from "@storefit/contract";
+import type { Config, CustomfitMeta, EventType, ExperienceBehaviourResponse, GlobalActions, Properties, ScriptAction } from "@storefit/contract";
 import { doc, win } from "../env/globals.js";
 import { log } from "../core/log.js";
 import type { JsTrigger } from "./cdn.js";
@@ -39,17 +39,20 @@ export const qsa = (sel: string): ArrayLike<Element> => {
 };
 export const qs = (sel: string | undefined): Element | null => (sel ? qsa(sel)[0] || null : null);
 
+// `a || {}` rather than `a?.b`: the ES2019 build spells optional chaining out in full.
+export const xp = (c: Config): Partial<ExperienceBehaviourResponse> => c.experience_behaviour_response || {};
+
 export const ids = (c: Config): Properties => ({
   config_id: c.config_id,
   variation_id: c.variation_id,
-  experience_id: c.experience_behaviour_response?.experience_id ?? "",
+  experience_id: xp(c).experience_id || "",
 });
 
 /** track_click / execute_javascript / both (spec §3 onclick_action, onload_action). */
 export function scriptAction(k: Kit, c: Config, a: ScriptAction | undefined, trigger: JsTrigger, type: EventType): void {
   const t = a && a.action_type;
   if (!t) return;
-  if (t !== "execute_javascript") k._track(type, a.action_txt?.goal_name || c.config_id, ids(c));
+  if (t !== "execute_javascript") k._track(type, (a.action_txt || {}).goal_name || c.config_id, ids(c));
   if (t !== "track_click") k._js(c, trigger);
 }
 
@@ -69,6 +72,14 @@ const insert = (k: Kit, owner: unknown, nodes: Node[], place: (...n: Node[]) => 
   k._undo.push(() => nodes.forEach((n) => (n as ChildNode).remove()));
 };
 
+/** edit_elem_action types as the DOM methods that do them. */
+const EDIT = {
+  replace_html: "replaceWith",
+  insert_before_html: "before",
+  insert_after_html: "after",
+  append_html: "append",
+} as const;
+
 const swap = (a: Element, b: Element) => {
   const mark = doc.createComment("");
   a.replaceWith(mark);
@@ -87,7 +98,7 @@ export function structure(k: Kit, owner: unknown, m: CustomfitMeta, el: Element)
     const copy = el.cloneNode(true) as Element;
     if (d.cloned_elem_id) copy.id = d.cloned_elem_id;
     else copy.removeAttribute("id");
-    insert(k, owner, [copy], d.position === "above" ? (n) => el.before(n) : (n) => el.after(n));
+    insert(k, owner, [copy], (n) => el[d.position === "above" ? "before" : "after"](n));
   }
   const mv = m.move_action;
   const moved = mv && (mv.first_element ? qs(mv.first_element) : el);
@@ -117,18 +128,15 @@ export function structure(k: Kit, owner: unknown, m: CustomfitMeta, el: Element)
     const t = doc.createElement("template");
     t.innerHTML = ed.action_txt;
     const nodes = Array.from(t.content.childNodes);
-    const type = ed.action_type;
-    if (type === "replace_html") {
-      insert(k, owner, nodes, (...n) => el.replaceWith(...n));
-      // Runs before the insert's own undo (the log is undone backwards): put the element back
-      // where the new nodes are, then they are removed.
+    const how = EDIT[ed.action_type];
+    if (how) insert(k, owner, nodes, (...n) => el[how](...n));
+    // Runs before the insert's own undo (the log is undone backwards): put the element back
+    // where the new nodes are, then they are removed.
+    if (how === "replaceWith")
       k._undo.push(() => {
         const at = nodes.find((n) => n.isConnected) as ChildNode | undefined;
         if (at && !el.isConnected) at.before(el);
       });
-    } else if (type === "insert_before_html") insert(k, owner, nodes, (...n) => el.before(...n));
-    else if (type === "insert_after_html") insert(k, owner, nodes, (...n) => el.after(...n));
-    else if (type === "append_html") insert(k, owner, nodes, (...n) => el.append(...n));
   }
 }
 
@@ -162,7 +170,7 @@ export function clickActions(k: Kit, c: Config, m: CustomfitMeta, el: Element): 
   );
 }
 
-const onReady = (k: Kit, fn: () => void, load?: boolean) => {
+export const onReady = (k: Kit, fn: () => void, load?: boolean): void => {
   const ready = load ? doc.readyState === "complete" : doc.readyState !== "loading";
   if (ready) fn();
   else k._on(load ? win : doc, load ? "load" : "DOMContentLoaded", () => guard(fn));

@@ -15,7 +15,7 @@ type ConfigIds = Pick<Config, "config_id" | "variation_id" | "version" | "experi
 
 /** `${config_id}_${variation_id}_${experience_id}_${trigger}.js` */
 export const jssFile = (c: ConfigIds, trigger: JsTrigger): string =>
-  [c.config_id, c.variation_id, c.experience_behaviour_response?.experience_id ?? "", trigger]
+  [c.config_id, c.variation_id, (c.experience_behaviour_response || { experience_id: "" }).experience_id, trigger]
     .map((p) => encodeURIComponent(String(p)))
     .join("_") + ".js";
 

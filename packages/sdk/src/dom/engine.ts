@@ -25,7 +25,7 @@ import type { Scope } from "../core/scope.js";
 import { log } from "../core/log.js";
 import { doc, now } from "../env/globals.js";
 import type { Kit } from "./apply.js";
-import { clickActions, globalActions, guard, ids, qsa, scriptAction, structure, whenLoaded } from "./apply.js";
+import { clickActions, globalActions, guard, ids, onReady, qsa, scriptAction, structure, whenLoaded, xp } from "./apply.js";
 import { jssUrl } from "./cdn.js";
 import { sortByDepth } from "./depth.js";
 import type { Field } from "./fields.js";
@@ -84,15 +84,17 @@ type Item = {
   _ok?: boolean;
   /** The scan in which it was first applied: structural actions run only then. */
   _p?: number;
-  /** The per-element hiding rule while it is not applied ("" when it changes nothing visible). */
-  _h: string;
+  /** Changes something visible: hidden while not applied (spec §4). */
+  _h: unknown;
+  /** Its hiding rule, made when first needed (most items never need one). */
+  _r?: string;
 };
 
 type Binding = { _i: Item; _u: Record<string, [field: Field, old: string | null, ours: string | null]>; _d: number };
 
 export function createEngine(ctx: EngineContext): Engine {
   const s = ctx.settings;
-  const watchMs = ctx.watchMs ?? READDED_ELEMENT_WATCH_MS;
+  const watchMs = ctx.watchMs || READDED_ELEMENT_WATCH_MS;
   const items: Item[] = [];
   const bound = new WeakMap<Element, Binding[]>();
   const counts: EngineCounts = { applies: 0, readded: 0, drift: 0 };
@@ -132,7 +134,7 @@ export function createEngine(ctx: EngineContext): Engine {
     _track: (type, name, props) => guard(() => ctx.track(type, name, props)),
   };
 
-  const find = (el: Element, it: Item) => bound.get(el)?.find((b) => b._i === it);
+  const find = (el: Element, it: Item) => (bound.get(el) || []).find((b) => b._i === it);
 
   // Our own nodes (duplicates, inserted HTML) and elements inside an element the item already
   // changed (its new innerHTML may match its own selector) are never targets of the same item.
@@ -208,7 +210,7 @@ export function createEngine(ctx: EngineContext): Engine {
   const hide = () => {
     const css = items
       .filter((it) => it._st < 1 && it._h)
-      .map((it) => it._h)
+      .map((it) => (it._r ??= hideRule(it._s, it._c.properties!.element_hint)))
       .join("");
     if (css === hideCss) return;
     hideCss = css;
@@ -221,7 +223,7 @@ export function createEngine(ctx: EngineContext): Engine {
   };
 
   const stop = () => {
-    observer?.disconnect();
+    if (observer) observer.disconnect();
     clearInterval(tick);
     tick = 0;
   };
@@ -263,7 +265,7 @@ export function createEngine(ctx: EngineContext): Engine {
         }
       }
       let stale = false;
-      for (const [it, el] of sortByDepth(fresh, (x) => x[1], (x) => x[0]._m.move_action?.order ?? 0)) {
+      for (const [it, el] of sortByDepth(fresh, (x) => x[1], (x) => (x[0]._m.move_action || { order: 0 }).order!)) {
         // A shallower change may have replaced this element: the next round finds its successor.
         if (!el.isConnected) stale = true;
         else if (!find(el, it) && !skip(el, it)) {
@@ -277,25 +279,20 @@ export function createEngine(ctx: EngineContext): Engine {
     }
     hide();
     // Our own mutations are not news.
-    observer?.takeRecords();
+    if (observer) observer.takeRecords();
     waiters = waiters.filter((w) => !w());
-    if (!items.some((it) => it._st === 0 || it._st === 1)) stop();
+    // Watching starts after the first scan, so our own first changes are never recorded.
+    if (items.some((it) => it._st === 0 || it._st === 1)) watch();
+    else stop();
   }
 
   const activate = (it: Item) => {
     if (dead) return;
     it._st = 0;
     it._t = now() + s.element_timeout_ms;
-    watch();
     scan();
     later(scan, s.element_timeout_ms + 1);
   };
-
-  const domReady = () =>
-    new Promise<void>((resolve) => {
-      if (doc.readyState !== "loading") resolve();
-      else doc.addEventListener("DOMContentLoaded", () => resolve(), { once: true });
-    });
 
   const apply = async (configs: readonly Config[]): Promise<ApplyResult> => {
     const res: ApplyResult = { applied: [], missing: [], pending: [], counts };
@@ -306,10 +303,11 @@ export function createEngine(ctx: EngineContext): Engine {
         guard(() => {
           const base = c && c.variation_data_type === "HTML_ELEMENT" ? (c.variation as HtmlElementVariation) : null;
           if (!base || typeof base !== "object") return;
-          const sub = c.experience_behaviour_response?.config_modifications?.device_specific && base[ctx.device];
+          const sub = (xp(c).config_modifications || {}).device_specific && base[ctx.device];
           const v: HtmlElementVariation = sub ? { ...base, ...sub } : base;
           const m = v.customfit_meta || {};
-          const sel = c.properties?.element_path;
+          const p = c.properties || {};
+          const sel = p.element_path;
           let did = false;
           if (m.global_actions) {
             const to = globalActions(kit, c, m.global_actions);
@@ -326,8 +324,8 @@ export function createEngine(ctx: EngineContext): Engine {
             return;
           }
           const f = fieldsOf(v);
-          const visible = f.length || m.move_action || m.swap_action || m.edit_elem_action || m.duplicate_actions?.length;
-          const it: Item = { _c: c, _v: v, _m: m, _s: sel, _f: f, _st: 0, _t: Infinity, _h: visible ? hideRule(sel, c.properties?.element_hint) : "" };
+          const visible = f.length || m.move_action || m.swap_action || m.edit_elem_action || m.duplicate_actions;
+          const it: Item = { _c: c, _v: v, _m: m, _s: sel, _f: f, _st: 0, _t: Infinity, _h: visible };
           items.push(it);
           batch.push(it);
           const delay = Number(v.cf_delay_apply_time) || 0;
@@ -335,7 +333,7 @@ export function createEngine(ctx: EngineContext): Engine {
             it._st = -1;
             const go = () => later(() => activate(it), delay);
             if (v.cf_defer_apply) whenLoaded(kit, go);
-            else domReady().then(go, () => {});
+            else onReady(kit, go);
           }
         });
       }
@@ -343,11 +341,10 @@ export function createEngine(ctx: EngineContext): Engine {
       // Before the DOM is parsed, pending elements are hidden one by one in case the page is
       // revealed first (sdk_timeout_ms); after it, only what the first scan could not apply.
       if (doc.readyState === "loading") guard(hide);
-      await domReady();
+      await new Promise<void>((resolve) => onReady(kit, resolve));
       if (dead) return res;
       const t = now();
       for (const it of batch) if (it._st === 0) it._t = t + s.element_timeout_ms;
-      watch();
       guard(scan);
       await new Promise<void>((resolve) => {
         const done = () => (dead || batch.every((it) => it._st) ? (resolve(), true) : false);

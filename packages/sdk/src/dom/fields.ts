@@ -21,12 +21,12 @@ const attr = (name: string): [Get, Put] => [
   (el, v) => (v == null ? el.removeAttribute(name) : el.setAttribute(name, v)),
 ];
 
-const html: [Get, Put] = [(el) => el.innerHTML, (el, v) => void (el.innerHTML = v ?? "")];
+const html: [Get, Put] = [(el) => el.innerHTML, (el, v) => void (el.innerHTML = v || "")];
 
 // Form controls keep what the visitor sees in the `value` property, not the attribute.
 const value: [Get, Put] = [
   (el) => ("value" in el ? String(el.value) : el.getAttribute("value")),
-  (el, v) => ("value" in el ? void (el.value = v ?? "") : attr("value")[1](el, v)),
+  (el, v) => ("value" in el ? void (el.value = v || "") : attr("value")[1](el, v)),
 ];
 
 // "red !important" keeps its priority: the shop's own stylesheet often uses !important too. An
@@ -38,7 +38,7 @@ export const style = (prop: string): [Get, Put] => [
     return v ? v + (s.getPropertyPriority(prop) ? "!important" : "") : null;
   },
   (el, v) => {
-    const m = /^([\s\S]*?)\s*!important\s*$/i.exec(v ?? "");
+    const m = /^([\s\S]*?)\s*!important\s*$/i.exec(v || "");
     const s = el.style!;
     if (v) s.setProperty(prop, m ? m[1]! : v, m ? "important" : "");
     else if ((s.removeProperty(prop), !s.length)) el.removeAttribute("style");

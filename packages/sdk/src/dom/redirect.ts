@@ -58,7 +58,7 @@ export function editQuery(href: string, edits: readonly QueryEdit[]): string {
     for (const e of edits) {
       if (!e || typeof e.key !== "string" || !e.key) continue;
       list = list.filter((p) => keyOf(p) !== e.key);
-      if (e.operation !== "remove") list.push(encodeURIComponent(e.key) + "=" + encodeURIComponent(e.value ?? ""));
+      if (e.operation !== "remove") list.push(encodeURIComponent(e.key) + "=" + encodeURIComponent(e.value || ""));
     }
     u.search = list.join("&");
     return u.href;

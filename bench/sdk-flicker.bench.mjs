@@ -1,0 +1,121 @@
+// Storefront script benchmark 2 (docs/benchmarks.md, "Storefront script"): how long the page
+// stays hidden after the config answer arrives (spec §4 Document visibility), with 30 configs on
+// a product page, on a first and on a repeat page view, in Chromium with storefit.js built from
+// source exactly as build.mjs builds it. The baseline, in the same run, is the same page whose
+// answer holds no configs: the difference is what applying 30 configs costs the visitor.
+//
+// Measured in the page: the config call's responseEnd (Resource Timing) to the
+// `storefit:revealed` event. Each trial is a fresh visitor (browser context) that opens the page
+// twice; trials alternate 30 configs and none; medians are reported. Env: BENCH_TRIALS (15).
+
+/* global window, document -- functions passed to page.evaluate run in the page */
+import { DESKTOP_UA, bundle, launch, median, ms, serve } from "./sdk-lib.mjs";
+
+const TRIALS = Number(process.env.BENCH_TRIALS ?? 15);
+const N = 30;
+const kinds = ["html", "src", "style", "class", "href"];
+
+const body = Array.from({ length: N }, (_, i) => {
+  const k = kinds[i % kinds.length];
+  return k === "src"
+    ? `<img id="e${i}" src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" alt="">`
+    : k === "href"
+      ? `<a id="e${i}" href="/old/${i}">link ${i}</a>`
+      : `<div class="section"><h2>Section ${i}</h2><p id="e${i}" class="copy">Product copy ${i} — gentle, fragrance free.</p></div>`;
+}).join("\n");
+
+const configs = Object.fromEntries(
+  Array.from({ length: N }, (_, i) => {
+    const k = kinds[i % kinds.length];
+    const variation =
+      k === "html"
+        ? { innerHTML: `New copy ${i} <b>now 20% off</b>` }
+        : k === "src"
+          ? { src: "data:image/gif;base64,R0lGODlhAQABAIAAAP///wAAACwAAAAAAQABAAACAkQBADs=" }
+          : k === "style"
+            ? { style: { color: "rgb(200, 0, 0)", "font-weight": "700" } }
+            : k === "class"
+              ? { cf_classes_edit_option: "add_remove_classes", cf_classes_add: ["sale"], cf_classes_remove: ["copy"] }
+              : { href_target: { href: `/new/${i}`, target: "_self" } };
+    return [
+      `c${i}`,
+      {
+        config_customer_id: `c${i}`,
+        config_id: `cfg_${i}`,
+        variation_id: `var_${i}`,
+        version: 1,
+        variation_data_type: "HTML_ELEMENT",
+        variation,
+        properties: { element_path: `#e${i}` },
+        experience_behaviour_response: { experience_id: `exp_${i}`, behaviour_id: "b", rule_id: "r" },
+      },
+    ];
+  }),
+);
+
+const script = await bundle(`import "./packages/sdk/src/boot/index.ts";`);
+let withConfigs = true;
+let port = 0;
+const server = await serve({
+  "/p": () => ({
+    body: `<!doctype html><html><head><meta charset="utf-8"><title>Soap</title><script>window.storefitSettings=${JSON.stringify({
+      client_key: "ck_bench",
+      api_host: `http://api.localhost:${port}`,
+      domain: "shop.localhost",
+    })}</script><script src="/sdk/storefit.js"></script></head><body><h1>Gentle soap</h1>${body}</body></html>`,
+  }),
+  "/sdk/storefit.js": () => ({ type: "application/javascript", body: script }),
+  "/v1/users/configs/": () => ({ type: "application/json", body: JSON.stringify({ configs: withConfigs ? configs : {}, user_id: "u_bench" }) }),
+  "/v1/*": () => ({ type: "application/json", body: '{"accepted":1}' }),
+});
+port = server.port;
+const browser = await launch();
+
+async function view(page) {
+  await page.goto(`http://shop.localhost:${port}/p`);
+  await page.waitForFunction(() => window.__t.revealed !== undefined);
+  return page.evaluate(() => {
+    const e = performance.getEntriesByType("resource").find((r) => r.name.includes("/v1/users/configs/"));
+    const nav = performance.getEntriesByType("navigation")[0];
+    return { answerEnd: e.responseEnd, revealed: window.__t.revealed, applied: window.__t.applied, dcl: nav.domContentLoadedEventStart, changed: document.querySelectorAll("[data-storefit]").length };
+  });
+}
+
+async function trial(configsOn) {
+  withConfigs = configsOn;
+  const context = await browser.newContext({ userAgent: DESKTOP_UA });
+  await context.addInitScript(() => {
+    window.__t = {};
+    document.addEventListener("storefit:revealed", () => (window.__t.revealed = performance.now()));
+    document.addEventListener("storefit:applied", () => (window.__t.applied = performance.now()));
+  });
+  const page = await context.newPage();
+  const first = await view(page);
+  const repeat = await view(page);
+  await context.close();
+  for (const v of [first, repeat]) if (v.changed !== (configsOn ? N : 0)) throw new Error(`expected ${configsOn ? N : 0} changed elements, saw ${v.changed}`);
+  return { first, repeat };
+}
+
+await trial(true);
+await trial(false);
+
+const res = { on: [], off: [] };
+for (let i = 0; i < TRIALS; i++) for (const on of i % 2 ? [false, true] : [true, false]) res[on ? "on" : "off"].push(await trial(on));
+await browser.close();
+await server.close();
+
+const hidden = (v) => v.revealed - v.answerEnd;
+// When the answer beats DOMContentLoaded the engine waits for the parsed DOM (spec §4): that
+// part is the page's own parse, so it is also shown without it.
+const hiddenParsed = (v) => v.revealed - Math.max(v.answerEnd, v.dcl);
+const early = (list, view) => list.filter((t) => t[view].answerEnd < t[view].dcl).length;
+console.log(`Storefront script: page hidden after the config answer, ${N} configs vs none, median of ${TRIALS} visitors (Chromium)`);
+for (const view of ["first", "repeat"]) {
+  for (const [what, f] of [["after the answer", hidden], ["after answer and parsed DOM", hiddenParsed]]) {
+    const on = median(res.on.map((t) => f(t[view])));
+    const off = median(res.off.map((t) => f(t[view])));
+    console.log(`${(view + " view, " + what).padEnd(42)} ${N} configs ${ms(on).padStart(9)}   none ${ms(off).padStart(9)}   ratio ${(on / off).toFixed(2)}   difference ${ms(on - off)}`);
+  }
+  console.log(`${(view + " view").padEnd(42)} hidden from navigation start ${ms(median(res.on.map((t) => t[view].revealed)))}; answer before DOMContentLoaded in ${early(res.on, view)}/${TRIALS}`);
+}
