@@ -262,3 +262,35 @@ describe("robustness: the script never throws into the page", () => {
     expect(errors).toEqual([]);
   });
 });
+
+describe("getters (spec §5)", () => {
+  it("storefit.getValue returns the config's value, or the default when missing or of another type", async () => {
+    const value = (id: string, type: string, variation: unknown) => ({ config_customer_id: id, config_id: `cfg_${id}`, variation_id: "v", variation, variation_data_type: type });
+    h.fake.configs({
+      configs: {
+        banner_text: value("banner_text", "STRING", "Free shipping"),
+        discount: value("discount", "NUMBER", 15),
+        show_badge: value("show_badge", "BOOLEAN", true),
+        sizes: value("sizes", "LIST", ["S", "M"]),
+        theme: value("theme", "JSON", { color: "green" }),
+      } as never,
+      user_id: "u",
+    });
+    const o = await h.open("/get", { body: BODY });
+    await o.page.waitForFunction(() => !document.getElementById("storefit-hide"));
+    const got = await o.page.evaluate(() => {
+      const sf = window.storefit!;
+      return [
+        sf.getValue("banner_text", "default"),
+        sf.getValue("discount", 0),
+        sf.getValue("show_badge", false),
+        sf.getValue("sizes", [] as string[]),
+        sf.getValue("theme", {}),
+        sf.getValue("missing", "fallback"),
+        sf.getValue("discount", "a string default"),
+        sf.getValue("banner_text", 7),
+      ];
+    });
+    expect(got).toEqual(["Free shipping", 15, true, ["S", "M"], { color: "green" }, "fallback", "a string default", 7]);
+  });
+});

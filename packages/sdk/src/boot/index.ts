@@ -42,6 +42,7 @@ import type { Tracker } from "../track/tracker.js";
 import { post } from "../track/transport.js";
 import { watchPath } from "./spa.js";
 import { loadExtension } from "../core/ext.js";
+import { valueOf } from "../core/getters.js";
 import { addViewedProduct } from "../track/measures.js";
 import type { ViewedProduct } from "../track/measures.js";
 
@@ -54,6 +55,8 @@ export type StorefitApi = {
   setCrmProperty: (name: string, value: unknown) => boolean;
   addTags: (tags: string[] | string, scope?: TagScope) => boolean;
   identify: (customerId: string, properties?: Properties) => boolean;
+  /** spec §5 Getters: the config's value, or `defaultValue` when missing or of another type. */
+  getValue: <T>(configCustomerId: string, defaultValue: T) => T;
   trackRevenue: (amount: number, properties?: Properties) => boolean;
   /** Consent for storage and tracking, when the account requires it (core/consent.ts). */
   setConsent: (granted: boolean) => void;
@@ -76,6 +79,8 @@ export type ConfigCallState = "not_needed" | "sent" | "received" | "error";
 
 type Instance = {
   scope: Scope;
+  /** Every config of the last answer, by config_customer_id (for getValue). */
+  configs: Record<string, Config>;
   settings: StorefitSettings;
   visitor: Visitor;
   tracker: Tracker;
@@ -187,7 +192,7 @@ async function init(): Promise<void> {
     scope,
     enabled: tracking,
   });
-  const inst: Instance = { scope, settings, visitor, tracker, prefix };
+  const inst: Instance = { scope, configs: {}, settings, visitor, tracker, prefix };
   current = inst;
   runQueue();
 
@@ -233,6 +238,7 @@ async function init(): Promise<void> {
     }
   }
 
+  for (const c of configs) inst.configs[c.config_customer_id] = c;
   // spec §4: configs that arrive after the time-out are applied only with personalize-after-timeout.
   const apply = !timedOut || settings.personalize_after_timeout;
   const onPage = apply
@@ -356,6 +362,7 @@ const api: StorefitApi = {
       const list = storageGetJson<ViewedProduct[]>("localStorage", key, []);
       storageSetJson("localStorage", key, addViewedProduct(Array.isArray(list) ? list : [], productId, typeof variantId === "string" ? variantId : undefined, now()));
     })(),
+  getValue: (id, defaultValue) => safe(() => valueOf(current?.configs[id], defaultValue), defaultValue),
   setConsent: (granted) => setConsentState(granted ? "granted" : "denied"),
   ready: (callback) => {
     if (typeof callback !== "function") return;
