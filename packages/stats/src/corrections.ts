@@ -28,8 +28,10 @@ export function adjustPValues(pValues: number[], method: PValueAdjustment): numb
     let running = 1;
     for (let k = m - 1; k >= 0; k--) {
       const index = order[k] ?? 0;
-      running = Math.min(running, (m * (pValues[index] ?? 1)) / (k + 1));
-      adjusted[index] = running;
+      const p = pValues[index] ?? 1;
+      // m/rank ≥ 1, so the adjusted value is never below p; max() keeps that true under rounding.
+      running = Math.min(running, p * (m / (k + 1)));
+      adjusted[index] = Math.max(p, running);
     }
   }
   return adjusted;
