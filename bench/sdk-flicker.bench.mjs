@@ -64,7 +64,9 @@ const server = await serve({
       domain: "shop.localhost",
     })}</script><script src="/sdk/storefit.js"></script></head><body><h1>Gentle soap</h1>${body}</body></html>`,
   }),
-  "/sdk/storefit.js": () => ({ type: "application/javascript", body: script }),
+  // Cacheable as the service serves it (routes/assets.ts): a repeat view gets the script from the
+  // HTTP cache, with the code cache V8 keeps for it, as a shop's visitor does.
+  "/sdk/storefit.js": () => ({ type: "application/javascript", body: script, headers: { "cache-control": "public, max-age=300" } }),
   "/v1/users/configs/": () => ({ type: "application/json", body: JSON.stringify({ configs: withConfigs ? configs : {}, user_id: "u_bench" }) }),
   "/v1/*": () => ({ type: "application/json", body: '{"accepted":1}' }),
 });
