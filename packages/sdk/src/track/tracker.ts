@@ -8,13 +8,20 @@
 import { CLIENT_PATHS, SDK_VERSION, eventCustomerId, normalizeEventType } from "@storefit/contract";
 import type { EventType, EventsRequest, Properties, TrackedEvent, User } from "@storefit/contract";
 import type { Scope } from "../core/scope.js";
-import { doc, now, randomId, win } from "../env/globals.js";
+import { doc, now, randomId, safe, win } from "../env/globals.js";
 import { post } from "./transport.js";
 import type { Endpoint } from "./transport.js";
 
 export type Tracker = {
   track: (type: EventType | string, name: string, properties?: Properties, extra?: Partial<TrackedEvent>) => void;
   flush: (unload?: boolean) => void;
+  /**
+   * Calls `listener` with every event as it is created, before it is sent (forward/: analytics
+   * destinations and the contact-platform link, which may add properties). Events created before
+   * the first listener — the extension subscribes after the page is shown — are replayed to it, so
+   * an early `storefit.track` or `trackRevenue` is forwarded too. Optional: an older core lacks it.
+   */
+  onEvent?: (listener: (e: TrackedEvent) => void) => void;
 };
 
 export type TrackerContext = {
@@ -35,6 +42,8 @@ export type TrackerContext = {
 
 export function createTracker(ctx: TrackerContext): Tracker {
   let queue: TrackedEvent[] = [];
+  const listeners: ((e: TrackedEvent) => void)[] = [];
+  let early: TrackedEvent[] | null = [];
   const flush = (unload = false) => {
     if (!queue.length) return;
     const body: EventsRequest = { user: ctx.user, events: queue, cf_client_sdk_version: SDK_VERSION };
@@ -53,7 +62,7 @@ export function createTracker(ctx: TrackerContext): Tracker {
     track: (type, name, properties, extra) => {
       if (!ctx.enabled) return;
       const event_type = normalizeEventType(type);
-      queue.push({
+      const e: TrackedEvent = {
         event_type,
         name,
         event_customer_id: eventCustomerId(name, ctx.domain),
@@ -68,9 +77,17 @@ export function createTracker(ctx: TrackerContext): Tracker {
           ...properties,
         },
         ...extra,
-      });
+      };
+      queue.push(e);
+      early?.push(e);
+      for (const l of listeners) safe(() => l(e), undefined);
       if (event_type === "PAGE" || queue.length >= ctx.queueSize) flush();
     },
     flush,
+    onEvent: (l) => {
+      listeners.push(l);
+      for (const e of early ?? []) safe(() => l(e), undefined);
+      early = null;
+    },
   };
 }
