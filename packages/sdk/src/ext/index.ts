@@ -9,6 +9,7 @@ import { doc, now, safe, win } from "../env/globals.js";
 import { captureFields, fieldsOf } from "../track/forms.js";
 import { pageDurationProperty, scrollDepth, scrollWorthSending } from "../track/measures.js";
 import { templates } from "./templates.js";
+import { forward } from "../forward/index.js";
 
 function forms(ctx: ExtContext): void {
   ctx.scope.listen(
@@ -104,6 +105,7 @@ win.storefitExt = (ctx) =>
     // Templates show in preview too (the operator checks them); their events are not sent.
     templates(ctx);
     if (!ctx.tracking) return;
+    forward(ctx);
     forms(ctx);
     scroll(ctx);
     pageUpdates(ctx);
