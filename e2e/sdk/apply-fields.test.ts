@@ -126,6 +126,11 @@ describe("finding elements (spec §4, §8, §9)", () => {
   it("hides a waiting element (opacity 0, blur for media) until it is applied", async () => {
     h.fake.configs(
       answer(
+        // Broken selectors lose only their own hiding rule; none can swallow or inject others.
+        el("div[", { innerHTML: "x" }, { id: "bad1" }),
+        el("a/*", { innerHTML: "x" }, { id: "bad2" }),
+        el("p{}body", { innerHTML: "x" }, { id: "bad3" }),
+        el("div\\", { innerHTML: "x" }, { id: "bad4" }),
         el("#later", { innerHTML: "done" }, { id: "later", properties: { element_path: "#later" } }),
         el("#gallery img", { src: "/b.png" }, { id: "img" }),
         el(".media-box", { innerHTML: "m" }, { id: "hint", properties: { element_path: ".media-box", element_hint: "media" } }),

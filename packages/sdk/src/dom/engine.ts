@@ -208,18 +208,23 @@ export function createEngine(ctx: EngineContext): Engine {
   };
 
   const hide = () => {
-    const css = items
-      .filter((it) => it._st < 1 && it._h)
-      .map((it) => (it._r ??= hideRule(it._s, it._c.properties!.element_hint)))
-      .join("");
+    const rules = items.filter((it) => it._st < 1 && it._h).map((it) => (it._r ??= hideRule(it._s, it._c.properties!.element_hint)));
+    const css = rules.join("");
     if (css === hideCss) return;
     hideCss = css;
     if (!hideEl) {
       const el = (hideEl = doc.createElement("style"));
       kit._undo.push(() => el.remove());
     }
-    hideEl.textContent = css;
     if (!hideEl.isConnected) (doc.head || doc.documentElement).appendChild(hideEl);
+    const sheet = hideEl.sheet!;
+    while (sheet.cssRules.length) sheet.deleteRule(0);
+    for (const r of rules)
+      try {
+        sheet.insertRule(r, sheet.cssRules.length);
+      } catch {
+        // Not one valid rule (a broken selector): that element simply is not hidden.
+      }
   };
 
   const stop = () => {

@@ -33,11 +33,11 @@ export function revealPage(): void {
  * The CSS rule that hides the elements of `selector` until their change is applied or given up:
  * opacity 0, or a blur for media (element_hint "media", or a selector ending in img, video or
  * picture) so the layout keeps its image. A rule, not an inline style, so it also covers elements
- * that do not exist yet. "" for a selector the browser refuses (or that could break out of the
- * rule): such an element is missing anyway.
+ * that do not exist yet. The engine inserts each rule on its own with CSSOM `insertRule`, which
+ * refuses anything that is not exactly one valid rule: a broken selector from the service ("div[",
+ * "a/*", "p{}body") loses its own rule and can never swallow or inject others.
  */
 export function hideRule(selector: string, hint?: string): string {
-  if (/[{}]/.test(selector) || !safe(() => (doc.querySelector(selector), true), false)) return "";
   const last = selector.split(/[\s>+~]+/).pop() || "";
   return selector + (hint === "media" || /^(img|video|picture)\b/i.test(last) ? "{filter:blur(10px)!important}" : "{opacity:0!important}");
 }
