@@ -200,7 +200,8 @@ describe("apply options (spec §3 Variation fields, §4 Delayed and deferred app
     window.addEventListener("load", () => (seen.loadAt = performance.now()));
   </script>`;
   const changed = async (o: Opened): Promise<Seen> => {
-    await o.page.waitForFunction(() => (window as unknown as { __seen: Seen }).__seen.changedAt, null, { timeout: 10_000 });
+    // With waitUntil "commit" the fixture's own script may not have run yet.
+    await o.page.waitForFunction(() => (window as unknown as { __seen?: Seen }).__seen?.changedAt, null, { timeout: 10_000 });
     return o.page.evaluate(() => (window as unknown as { __seen: Seen }).__seen);
   };
 
