@@ -18,6 +18,8 @@ const common = {
 const bundles = [
   ["src/boot/index.ts", "storefit"],
   ["src/ext/index.ts", "storefit-ext"],
+  // The Shopify web pixel (product.md §2), run by Shopify's pixel sandbox, not by storefit.js.
+  ["src/shopify/pixel.ts", "shopify-pixel"],
 ];
 
 await Promise.all(
