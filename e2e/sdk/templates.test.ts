@@ -98,6 +98,8 @@ describe("templates", () => {
     h.fake.configs({ configs: { popup: templateConfig({ config_selected: "at_exit", delay: 2 }) }, user_id: "u" });
     const o = await h.open("/t5-0", { body: BODY }, { waitUntil: "commit" });
     await o.context.clock.install();
+    // Paused: only runFor moves time, so a slow machine cannot fire the delay early.
+    await o.context.clock.pauseAt(Date.now() + 1000);
     h.fake.page("/t5", { body: BODY });
     await o.page.goto(h.fake.shopUrl("/t5"));
     await extReady(o.page);
@@ -119,6 +121,7 @@ describe("templates", () => {
     h.fake.configs({ configs: { popup: templateConfig({ config_selected: "timerbased", timeout: "0, ,-4,abc" }) }, user_id: "u" });
     const o = await h.open("/t6-0", { body: BODY }, { waitUntil: "commit" });
     await o.context.clock.install();
+    await o.context.clock.pauseAt(Date.now() + 1000);
     h.fake.page("/t6", { body: BODY });
     await o.page.goto(h.fake.shopUrl("/t6"));
     await extReady(o.page);

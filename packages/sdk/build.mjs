@@ -2,7 +2,9 @@
 // compiled out (only codes stay), and dist/storefit.debug.js, the same code with messages; and
 // the same pair for the lazy extension (storefit-ext.js, core/ext.ts), which storefit.js loads
 // after the page is shown.
+import { mkdirSync, writeFileSync } from "node:fs";
 import { build } from "esbuild";
+import { minify } from "terser";
 
 const common = {
   bundle: true,
@@ -15,24 +17,43 @@ const common = {
   logLevel: "warning",
 };
 
+mkdirSync("dist", { recursive: true });
+
 const bundles = [
   ["src/boot/index.ts", "storefit"],
   ["src/ext/index.ts", "storefit-ext"],
   // The Shopify web pixel (product.md §2), run by Shopify's pixel sandbox, not by storefit.js.
   ["src/shopify/pixel.ts", "shopify-pixel"],
+  // The visual editor's bridge (docs/visual-editor.md), loaded by storefit.js in edit mode only.
+  ["src/editor/index.ts", "storefit-editor"],
 ];
+
+// The shipped files: esbuild bundles (and shortens our `_x` properties), then terser compresses;
+// terser's extra passes save about 4 % gzip over esbuild's minifier alone (measured on
+// storefit.js: 15,379 → ~14,800 bytes), which matters under a 16 KiB budget.
+async function shipped(entry, name) {
+  const out = await build({
+    ...common,
+    entryPoints: [entry],
+    write: false,
+    minify: true,
+    define: { __DEBUG__: "false" },
+    // Minifier-friendly private names (conventions, habit 2): `_x` properties are ours to shorten.
+    mangleProps: /^_/,
+  });
+  const result = await minify(out.outputFiles[0].text, {
+    ecma: 2019,
+    toplevel: true,
+    compress: { passes: 3, pure_getters: true },
+    mangle: true,
+    format: { comments: false },
+  });
+  writeFileSync(`dist/${name}.js`, result.code);
+}
 
 await Promise.all(
   bundles.flatMap(([entry, name]) => [
-    build({
-      ...common,
-      entryPoints: [entry],
-      outfile: `dist/${name}.js`,
-      minify: true,
-      define: { __DEBUG__: "false" },
-      // Minifier-friendly private names (conventions, habit 2): `_x` properties are ours to shorten.
-      mangleProps: /^_/,
-    }),
+    shipped(entry, name),
     build({
       ...common,
       entryPoints: [entry],
