@@ -153,6 +153,16 @@ describe("revert (conventions, habit 6)", () => {
     expect(await o.page.locator("#i").getAttribute("src")).toBe("/a.png");
   });
 
+  it("restores the page's own value when two of our configs fought over one element (retain and a later one)", async () => {
+    const o = await open(`<p id="x">page</p>`);
+    await apply(o, [el("#x", { innerHTML: "A", cf_retain_value: true }), el("#x", { innerHTML: "B", cf_delay_apply_time: 200 })]);
+    // B lands, A (cf_retain_value) takes the element back: a drift re-apply.
+    await o.page.waitForFunction(() => (window as unknown as { __result: ApplyResult }).__result.counts!.drift > 0);
+    expect(await o.page.locator("#x").innerHTML()).toBe("A");
+    await revert(o);
+    expect(await o.page.locator("#x").innerHTML()).toBe("page");
+  });
+
   it("resolves a pending apply when reverted while waiting for an element", async () => {
     const o = await open(`<p>x</p>`);
     await loadEngine(o.page);

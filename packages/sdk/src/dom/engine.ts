@@ -177,13 +177,20 @@ export function createEngine(ctx: EngineContext): Engine {
     guard(() => clickActions(kit, it._c, it._m, el));
   };
 
-  /** Re-applies the fields of a bound element that no longer shows our value. */
+  /**
+   * Re-applies the fields of a bound element that no longer shows our value. What it replaces
+   * becomes the value to restore on revert (the page's newer value) — unless it is another of our
+   * own configs' values on the same element: then the page's value recorded before stays, so a
+   * revert still ends on the page's own content whichever of our changes ran last.
+   */
   const drift = (el: Element, b: Binding) => {
     let changed = false;
     for (const k in b._u) {
-      const [f, , ours] = b._u[k]!;
-      if (f[1](el) !== ours) {
+      const [f, old, ours] = b._u[k]!;
+      const cur = f[1](el);
+      if (cur !== ours) {
         put(el, b, f);
+        if ((bound.get(el) || []).some((o) => o !== b && o._u[k] && o._u[k]![2] === cur)) b._u[k]![1] = old;
         changed = true;
       }
     }
