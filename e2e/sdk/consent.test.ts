@@ -103,3 +103,34 @@ describe("consent", () => {
     expect((await stored(o.page)).local.length).toBeGreaterThan(0);
   });
 });
+
+describe("consent and analytics forwarding", () => {
+  it("forwards what the visitor saw to the shop's tools only after consent", async () => {
+    h.fake.configs({
+      configs: {
+        c: {
+          config_customer_id: "c",
+          config_id: "cfg_c",
+          variation_id: "var_b",
+          variation: { innerHTML: "hello" },
+          variation_data_type: "HTML_ELEMENT",
+          properties: { element_path: "#x" },
+          experience_behaviour_response: { experience_id: "exp_1", behaviour_id: "beh_1", experience_name: "Test", behaviour_name: "B", audience_name: "Everyone" },
+        },
+      },
+      user_id: "u",
+    });
+    const o = await h.open("/fw", {
+      body: BODY,
+      settings: { ...settings, integrations: { google_analytics: true } },
+      head: `<script>window.dataLayer = [];</script>`,
+    });
+    await o.page.waitForFunction(() => typeof window.storefitExt === "function");
+    await o.page.waitForTimeout(500);
+    const impressions = () => o.page.evaluate(() => (window as unknown as { dataLayer: { event?: string }[] }).dataLayer.filter((e) => e.event === "experience_impression").length);
+    expect(await impressions()).toBe(0);
+    await o.page.evaluate(() => window.storefit!.setConsent(true));
+    await o.page.waitForFunction(() => (window as unknown as { dataLayer: { event?: string }[] }).dataLayer.some((e) => e.event === "experience_impression"));
+    expect(await impressions()).toBe(1);
+  });
+});

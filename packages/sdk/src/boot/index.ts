@@ -23,7 +23,7 @@ import type {
   StorefitSettings,
   SummariesRequest,
 } from "@storefit/contract";
-import { consent, doc, now, safe, setConsentState, storageGet, storageGetJson, storageRemove, storageSet, storageSetJson, win } from "../env/globals.js";
+import { consent, doc, now, safe, setConsentState, storageGet, storageGetJson, storageRemove, storageSet, storageSetJson, whenConsented, win } from "../env/globals.js";
 import { consentFromDataLayer, consentFromShopify } from "../core/consent.js";
 import { log } from "../core/log.js";
 import { emit } from "../core/emit.js";
@@ -42,6 +42,7 @@ import type { Tracker } from "../track/tracker.js";
 import { post } from "../track/transport.js";
 import { watchPath } from "./spa.js";
 import { loadExtension } from "../core/ext.js";
+import { loadEditor } from "../editor/load.js";
 import { valueOf } from "../core/getters.js";
 import { addViewedProduct } from "../track/measures.js";
 import type { ViewedProduct } from "../track/measures.js";
@@ -144,7 +145,12 @@ async function init(): Promise<void> {
     outboundMarkerAt: Number(storageGet("localStorage", outboundKey)) || null,
     now: now(),
   });
-  if ("stop" in g) return stop(g.stop, g.silent);
+  if ("stop" in g) {
+    stop(g.stop, g.silent);
+    // Edit mode (spec §4): the page is shown; the visual editor's bridge takes over (docs/visual-editor.md).
+    if (g.stop === "CFINIT008") void loadEditor(s!.api_host);
+    return;
+  }
   const settings = s!;
   if (g.setOutboundMarker) storageSet("localStorage", outboundKey, String(now()));
 
@@ -293,7 +299,7 @@ async function init(): Promise<void> {
   // What the page needs only once it is shown comes in storefit-ext.js (core/ext.ts).
   const ext = await loadExtension(settings.api_host);
   if (ext && current === inst) {
-    ext({ settings, scope, visitor, tracker, ep, domain, pagePath, configs: onPage, tracking, preview, prefix, post, storageGet, storageSet });
+    ext({ settings, scope, visitor, tracker, ep, domain, pagePath, configs: onPage, tracking, preview, prefix, post, storageGet, storageSet, whenConsented });
   }
 }
 

@@ -9,7 +9,7 @@ import type { Scope } from "./scope.js";
 import type { Visitor } from "./visitor.js";
 import type { Tracker } from "../track/tracker.js";
 import type { Endpoint, post } from "../track/transport.js";
-import type { storageGet, storageSet } from "../env/globals.js";
+import type { storageGet, storageSet, whenConsented } from "../env/globals.js";
 import { doc, win } from "../env/globals.js";
 
 declare const __DEBUG__: boolean;
@@ -35,6 +35,8 @@ export type ExtContext = {
   post: typeof post;
   storageGet: typeof storageGet;
   storageSet: typeof storageSet;
+  /** Runs now with consent, once consent is granted, or never (env/globals.ts). */
+  whenConsented: typeof whenConsented;
 };
 
 export type Extension = (ctx: ExtContext) => void;
@@ -50,19 +52,22 @@ let loading: Promise<Extension | null> | null = null;
 
 export const EXT_FILE = __DEBUG__ ? "storefit-ext.debug.js" : "storefit-ext.js";
 
-/** Loads storefit-ext.js once per page; null when it cannot be loaded (the core keeps working). */
-export function loadExtension(apiHost: string): Promise<Extension | null> {
-  return (loading ??= new Promise((resolve) => {
-    if (win.storefitExt) return resolve(win.storefitExt);
+/** Appends `${apiHost}/sdk/${file}` as an async script; true once it ran, false when it could not load. */
+export const loadScript = (apiHost: string, file: string): Promise<boolean> =>
+  new Promise((resolve) => {
     try {
       const s = doc.createElement("script");
       s.async = true;
-      s.src = `${apiHost.replace(/\/+$/, "")}/sdk/${EXT_FILE}`;
-      s.onload = () => resolve(win.storefitExt ?? null);
-      s.onerror = () => resolve(null);
+      s.src = `${apiHost.replace(/\/+$/, "")}/sdk/${file}`;
+      s.onload = () => resolve(true);
+      s.onerror = () => resolve(false);
       (doc.head || doc.documentElement).appendChild(s);
     } catch {
-      resolve(null);
+      resolve(false);
     }
-  }));
+  });
+
+/** Loads storefit-ext.js once per page; null when it cannot be loaded (the core keeps working). */
+export function loadExtension(apiHost: string): Promise<Extension | null> {
+  return (loading ??= win.storefitExt ? Promise.resolve(win.storefitExt) : loadScript(apiHost, EXT_FILE).then(() => win.storefitExt ?? null));
 }

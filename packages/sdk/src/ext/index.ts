@@ -105,7 +105,8 @@ win.storefitExt = (ctx) =>
     // Templates show in preview too (the operator checks them); their events are not sent.
     templates(ctx);
     if (!ctx.tracking) return;
-    forward(ctx);
+    // Third-party tools see nothing before consent, when the account requires it.
+    ctx.whenConsented(() => forward(ctx));
     forms(ctx);
     scroll(ctx);
     pageUpdates(ctx);
