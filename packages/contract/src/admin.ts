@@ -1,6 +1,9 @@
 // Wire shapes of the admin API under /api/ (product.md §3 "Admin API and auth"), shared by the
 // service and the dashboard so that both sides change together.
 
+import type { Config, Json, PageMatch } from "./types.js";
+import type { StorefitSettings } from "./settings.js";
+
 /** Every 4xx/5xx answer of the service, client API and admin API alike. */
 export type ApiError = { error: { code: string; message: string; details?: unknown } };
 
@@ -46,3 +49,169 @@ export type StoredEventView = {
 };
 
 export type EventListResponse = { total: number; events: StoredEventView[] };
+
+// ---- The account (product.md §2 settings global, §3 "Admin API and auth") ----
+
+
+/**
+ * What an account stores: the settings global of product.md §2 minus what the service derives
+ * per answer (`client_key`, `api_host`, `cdn_host`; `dimension_id` is the account id).
+ */
+export type AccountSettings = Omit<StorefitSettings, "client_key" | "api_host" | "cdn_host">;
+
+/** spec §6: "The account API access level is client" — the client key reaches the client API only. */
+export type ClientKeyAccessLevel = "client";
+
+/** GET /api/account. */
+export type AccountView = {
+  id: string;
+  name: string;
+  client_key: string;
+  access_level: ClientKeyAccessLevel;
+  settings: AccountSettings;
+  /** Bumped by every change of the account, its experiences or audiences. */
+  revision: number;
+  created_at: string;
+  updated_at: string;
+};
+
+/** PATCH /api/account (owner). Each settings field given replaces the stored one. */
+export type AccountPatch = { name?: string; settings?: Partial<AccountSettings> };
+
+/** An operator of the account (product.md §3 roles). */
+export type Member = { id: string; email: string; role: Role };
+export type MemberListResponse = { members: Member[] };
+/** POST /api/account/members (owner). */
+export type MemberInput = { email: string; password: string; role: Role };
+/** PATCH /api/account/members/{id} (owner). */
+export type MemberPatch = { role: Role };
+
+/** A secret key for server-to-server calls; the secret itself is shown once, at creation. */
+export type SecretKeyView = {
+  id: string;
+  name: string;
+  /** The first characters of the secret (`sk_` + 6), to tell keys apart. */
+  prefix: string;
+  created_at: string;
+  last_used_at: string | null;
+};
+export type SecretKeyListResponse = { keys: SecretKeyView[] };
+/** POST /api/account/keys (owner) answers the secret once; only its hash is stored. */
+export type SecretKeyCreated = SecretKeyView & { secret: string };
+export type SecretKeyInput = { name: string };
+
+// ---- Experiences (product.md §3 "Decisions") ----
+
+/** Page targeting of an experience: a page path with its match kind, on a domain. */
+export type PageTarget = { domain: string; page_path: string; page_match: PageMatch };
+
+/** A config as the operator defines it inside a variation; the service completes it per answer. */
+export type ConfigDefinition = Pick<
+  Config,
+  "config_customer_id" | "config_id" | "variation" | "variation_data_type" | "properties"
+> & { version?: number; template_info?: Json };
+
+export type VariationDefinition = {
+  id: string;
+  name: string;
+  /** Relative weight (≥ 0); the weights of a behaviour need not sum to 1. */
+  weight: number;
+  configs: ConfigDefinition[];
+};
+
+export type BehaviourDefinition = {
+  id: string;
+  name: string;
+  /** Share of the matched audience that enters the experience, 0..1. */
+  traffic_allocation: number;
+  variations: VariationDefinition[];
+  /** spec §3 experience_behaviour_response.config_modifications (device_specific: mobile/desktop). */
+  config_modifications?: { device_specific?: boolean };
+  ga_measurement_id?: string;
+};
+
+export type RuleDefinition = {
+  id: string;
+  /** null: everyone. */
+  audience_id: string | null;
+  /** A label for the rule when it has no audience; otherwise the audience's name is answered. */
+  audience_name?: string;
+  behaviour: BehaviourDefinition;
+};
+
+/** GET /api/experiences/{id}. */
+export type ExperienceDetail = {
+  id: string;
+  name: string;
+  status: ExperienceStatus;
+  kind: ExperienceKind;
+  priority: number;
+  pages: PageTarget[];
+  rules: RuleDefinition[];
+  created_at: string;
+  updated_at: string;
+};
+
+type WithOptionalId<T> = Omit<T, "id"> & { id?: string };
+
+/** Rules, behaviours and variations may omit their ids on creation; the service assigns them. */
+export type VariationInput = WithOptionalId<VariationDefinition>;
+export type BehaviourInput = WithOptionalId<Omit<BehaviourDefinition, "variations">> & {
+  variations: VariationInput[];
+};
+export type RuleInput = WithOptionalId<Omit<RuleDefinition, "behaviour" | "audience_id">> & {
+  /** Absent or null: everyone. */
+  audience_id?: string | null;
+  behaviour: BehaviourInput;
+};
+
+/** POST /api/experiences and PUT /api/experiences/{id}: new experiences start as drafts. */
+export type ExperienceInput = {
+  name: string;
+  kind: ExperienceKind;
+  priority?: number;
+  pages: PageTarget[];
+  rules: RuleInput[];
+};
+/** PATCH /api/experiences/{id}: any subset of the input fields. */
+export type ExperiencePatch = Partial<ExperienceInput>;
+/** POST /api/experiences/{id}/status. */
+export type ExperienceStatusChange = { status: ExperienceStatus };
+
+// ---- Audiences ----
+
+/** A MongoDB-style condition over the visitor's attributes (product.md §3). */
+export type Condition = { [key: string]: Json };
+
+export type Audience = {
+  id: string;
+  name: string;
+  description: string;
+  condition: Condition;
+  created_at: string;
+  updated_at: string;
+};
+export type AudienceListResponse = { audiences: Audience[] };
+/** POST /api/audiences, PUT /api/audiences/{id}. */
+export type AudienceInput = { name: string; description?: string; condition: Condition };
+
+// ---- Results ----
+
+/** GET /api/results/{experienceId}: exposures per variation (distinct visitors). */
+export type VariationExposure = {
+  variation_id: string;
+  /** null when the variation was removed from the experience since. */
+  name: string | null;
+  visitors: number;
+  /** visitors / the sum of visitors over all variations (0 when nobody was exposed). */
+  share: number;
+  /** The share the current weights aim at within its rule; null for a removed variation. */
+  expected_share: number | null;
+};
+
+export type ExperienceResults = {
+  experience_id: string;
+  /** Distinct visitors exposed to the experience (each counted once). */
+  total_visitors: number;
+  variations: VariationExposure[];
+};

@@ -45,6 +45,13 @@ export const API_ERROR_CODES = {
   csrf: "The CSRF token is missing or wrong",
   invalid_credentials: "The email or password is wrong",
   rate_limited: "Too many requests",
+  invalid_condition: "The audience condition is not valid",
+  invalid_reference: "The body refers to something that does not exist in this account",
+  invalid_transition: "The experience cannot move to that status from its current one",
+  not_publishable: "The experience cannot run: it needs pages and a variation with weight",
+  in_use: "Still in use; remove the references first",
+  conflict: "Conflicts with an existing resource",
+  last_owner: "The account must keep at least one owner",
   internal: "Internal error",
 } as const;
 
