@@ -100,7 +100,8 @@ describe("walking skeleton", () => {
     await expect.poll(async () => Number(await page.getByTestId("event-count").innerText()), { timeout: 10_000 }).toBeGreaterThanOrEqual(stored);
     await expect.poll(() => page.getByTestId("event-row").filter({ hasText: usPage.page_path }).count()).toBeGreaterThan(0);
     await page.getByRole("link", { name: "Experiences" }).click();
-    await expect.poll(() => page.getByTestId("experience-row").count()).toBe(2);
+    // The seed runs four experiences: the price A/B test, the UK tax line, the welcome popup, the gallery per device.
+    await expect.poll(() => page.getByTestId("experience-row").count()).toBe(4);
     await context.close();
   });
 });

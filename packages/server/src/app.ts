@@ -9,10 +9,17 @@ import cookie from "@fastify/cookie";
 import fastifyStatic from "@fastify/static";
 import { MAX_BODY_BYTES } from "@storefit/contract";
 import type { Store } from "./store/types.js";
+import { AccountSnapshots } from "./decide/snapshots.js";
 import { HttpError, sendError } from "./http/errors.js";
+import { openApiRoutes } from "./http/openapi.js";
+import { DEFAULT_RATE_LIMITS, TokenBuckets } from "./http/rate-limit.js";
+import type { RateLimit, RateLimits } from "./http/rate-limit.js";
 import { clientRoutes } from "./routes/client.js";
 import { adminRoutes } from "./routes/admin.js";
 import { assetRoutes } from "./routes/assets.js";
+
+/** The service's version, in the OpenAPI document. */
+export const SERVICE_VERSION = "0.1.0";
 
 export type AppOptions = {
   store: Store;
@@ -25,6 +32,8 @@ export type AppOptions = {
   dashboardDir?: string;
   /** The public origin of the service, used as api_host in snippets (default: from the request). */
   publicUrl?: string;
+  /** Token-bucket rate limits per key (defaults: DEFAULT_RATE_LIMITS); `false` turns one off. */
+  rateLimits?: RateLimits;
 };
 
 // src/ and dist/ both sit one level below packages/server, so one relative path serves both.
@@ -32,6 +41,8 @@ const defaultDir = (rel: string) => fileURLToPath(new URL(rel, import.meta.url))
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const clock = opts.clock ?? Date.now;
+  const limits = { ...DEFAULT_RATE_LIMITS, ...opts.rateLimits };
+  const limiter = (limit: RateLimit | false) => (limit ? new TokenBuckets(limit, clock) : null);
   const app = Fastify({
     logger: opts.log ?? false,
     bodyLimit: MAX_BODY_BYTES,
@@ -57,6 +68,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     },
   );
 
+  // Response schemas document the answers (in /api/openapi.json); they do not filter them.
+  // Fastify would otherwise compile them into serializers that drop undeclared fields, and a
+  // config's variation is open-ended (spec §3).
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+
   app.setErrorHandler((err: FastifyError | HttpError, req, reply) => {
     if (err instanceof HttpError) return sendError(reply, err.statusCode, err.code, err.message);
     if ("validation" in err && err.validation) {
@@ -77,11 +93,32 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     return sendError(reply, 500, "internal");
   });
 
-  await app.register(cookie);
+  // First, so that it sees every route registered after it.
+  openApiRoutes(app, SERVICE_VERSION);
 
-  app.get("/healthz", async () => ({ ok: true }));
-  clientRoutes(app, { store: opts.store, clock });
-  adminRoutes(app, { store: opts.store, clock, secureCookies: opts.publicUrl?.startsWith("https:") ?? false });
+  app.get(
+    "/healthz",
+    { schema: { summary: "Liveness", tags: ["files"], security: [], response: { 200: { type: "object", properties: { ok: { const: true } } } } } },
+    async () => ({ ok: true }),
+  );
+  clientRoutes(app, {
+    store: opts.store,
+    clock,
+    snapshots: new AccountSnapshots(opts.store),
+    limiter: limiter(limits.clientKey),
+  });
+  // The admin API in its own plugin context: only it reads and sets cookies, so the client API's
+  // hot path does not pay for the cookie plugin's hooks.
+  await app.register(async (admin) => {
+    await admin.register(cookie);
+    adminRoutes(admin, {
+      store: opts.store,
+      clock,
+      secureCookies: opts.publicUrl?.startsWith("https:") ?? false,
+      secretKeyLimiter: limiter(limits.secretKey),
+      signInLimiter: limiter(limits.signIn),
+    });
+  });
   assetRoutes(app, {
     store: opts.store,
     sdkDir: opts.sdkDir ?? defaultDir("../../sdk/dist/"),

@@ -5,6 +5,7 @@ import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { buildApp } from "./app.js";
 import { SqliteStore } from "./store/sqlite.js";
+import type { RateLimits } from "./http/rate-limit.js";
 import { DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD, seedDemo } from "./seed/demo.js";
 
 const port = Number(process.env.PORT ?? 4100);
@@ -13,13 +14,21 @@ const dataDir = resolve(process.env.DATA_DIR ?? "./data");
 const adminEmail = process.env.STOREFIT_ADMIN_EMAIL ?? DEFAULT_ADMIN_EMAIL;
 const adminPassword = process.env.STOREFIT_ADMIN_PASSWORD ?? DEFAULT_ADMIN_PASSWORD;
 const publicUrl = process.env.PUBLIC_URL;
+// Requests per second per client key on this node (burst: twice that); 0 turns the limit off.
+const clientRatePerS = process.env.CLIENT_RATE_LIMIT_PER_S === undefined ? undefined : Number(process.env.CLIENT_RATE_LIMIT_PER_S);
+if (clientRatePerS !== undefined && !(clientRatePerS >= 0)) {
+  console.error(`CLIENT_RATE_LIMIT_PER_S must be a number ≥ 0, not "${process.env.CLIENT_RATE_LIMIT_PER_S}"`);
+  process.exit(1);
+}
+const rateLimits: RateLimits =
+  clientRatePerS === undefined ? {} : { clientKey: clientRatePerS === 0 ? false : { perSecond: clientRatePerS, burst: 2 * clientRatePerS } };
 
 mkdirSync(dataDir, { recursive: true });
 const store = new SqliteStore(join(dataDir, "storefit.sqlite"));
 store.migrate();
 const { created } = await seedDemo(store, { email: adminEmail, password: adminPassword });
 
-const app = await buildApp({ store, log: process.env.LOG !== "0", ...(publicUrl ? { publicUrl } : {}) });
+const app = await buildApp({ store, log: process.env.LOG !== "0", rateLimits, ...(publicUrl ? { publicUrl } : {}) });
 await app.listen({ port, host });
 
 const origin = publicUrl ?? `http://localhost:${port}`;

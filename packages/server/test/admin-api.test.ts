@@ -5,16 +5,18 @@ import type { EventListResponse, ExperienceListResponse, SessionInfo } from "@st
 import { DEMO_CLIENT_KEY } from "../src/seed/demo.js";
 import type { Store } from "../src/store/types.js";
 import { OWNER, makeApp } from "./helpers.js";
+import type { TestApp } from "./helpers.js";
 
+let t: TestApp;
 let app: FastifyInstance;
 let store: Store;
 
 beforeEach(async () => {
-  ({ app, store } = await makeApp());
+  t = await makeApp();
+  ({ app, store } = t);
 });
 afterEach(async () => {
-  await app.close();
-  store.close();
+  await t.close();
 });
 
 async function signIn() {
@@ -73,13 +75,16 @@ describe("sign-in and sessions", () => {
 });
 
 describe("resources", () => {
-  it("lists the seeded experiences", async () => {
+  it("lists the seeded experiences, one of each kind of change", async () => {
     const { cookie } = await signIn();
     const res = await app.inject({ url: "/api/experiences", headers: { cookie } });
     const body = res.json() as ExperienceListResponse;
-    expect(body.experiences.map((e) => [e.id, e.status, e.kind, e.variation_count])).toEqual([
+    // The seed saves them within the same millisecond or so: compare by id.
+    expect(body.experiences.map((e) => [e.id, e.status, e.kind, e.variation_count]).sort()).toEqual([
+      ["exp_gallery_device", "running", "personalization", 1],
       ["exp_price_message", "running", "ab_test", 2],
       ["exp_uk_tax_line", "running", "personalization", 1],
+      ["exp_welcome_popup", "running", "personalization", 1],
     ]);
   });
 

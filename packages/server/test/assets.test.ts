@@ -1,29 +1,27 @@
 // The storefront script, the generated snippet, and unknown routes.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
-import { buildApp } from "../src/app.js";
-import { SqliteStore } from "../src/store/sqlite.js";
-import { seedDemo, DEMO_CLIENT_KEY } from "../src/seed/demo.js";
-import { OWNER } from "./helpers.js";
+import { DEMO_CLIENT_KEY } from "../src/seed/demo.js";
+import { makeApp } from "./helpers.js";
+import type { TestApp } from "./helpers.js";
 
+let t: TestApp;
 let app: FastifyInstance;
-let store: SqliteStore;
+let sdkDir: string;
 
 beforeEach(async () => {
-  const sdkDir = mkdtempSync(join(tmpdir(), "storefit-sdk-"));
+  sdkDir = mkdtempSync(join(tmpdir(), "storefit-sdk-"));
   writeFileSync(join(sdkDir, "storefit.js"), "/*storefit*/console.log(1)");
   writeFileSync(join(sdkDir, "storefit.debug.js"), "/*debug*/console.log(1)");
-  store = new SqliteStore(":memory:");
-  store.migrate();
-  await seedDemo(store, OWNER);
-  app = await buildApp({ store, sdkDir, dashboardDir: join(sdkDir, "none"), publicUrl: "https://api.storefit.test" });
+  t = await makeApp({ sdkDir, dashboardDir: join(sdkDir, "none"), publicUrl: "https://api.storefit.test" });
+  app = t.app;
 });
 afterEach(async () => {
-  await app.close();
-  store.close();
+  await t.close();
+  rmSync(sdkDir, { recursive: true, force: true });
 });
 
 describe("scripts", () => {

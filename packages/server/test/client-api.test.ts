@@ -4,18 +4,20 @@ import type { FastifyInstance } from "fastify";
 import type { ConfigsResponse } from "@storefit/contract";
 import { DEMO_CLIENT_KEY } from "../src/seed/demo.js";
 import type { Account, Store } from "../src/store/types.js";
-import { FORM, SHOP_ORIGIN, UK_ORIGIN, makeApp, user } from "./helpers.js";
+import { FIXED_NOW, FORM, OTHER, SHOP_ORIGIN, UK_ORIGIN, addOtherAccount, makeApp, user } from "./helpers.js";
+import type { TestApp } from "./helpers.js";
 
+let t: TestApp;
 let app: FastifyInstance;
 let store: Store;
 let account: Account;
 
 beforeEach(async () => {
-  ({ app, store, account } = await makeApp());
+  t = await makeApp();
+  ({ app, store, account } = t);
 });
 afterEach(async () => {
-  await app.close();
-  store.close();
+  await t.close();
 });
 
 const q = `?cfenc=${DEMO_CLIENT_KEY}`;
@@ -217,5 +219,146 @@ describe("preflight", () => {
     expect(res.statusCode).toBe(204);
     expect(res.headers["access-control-allow-origin"]).toBe(SHOP_ORIGIN);
     expect(res.headers["access-control-allow-headers"]).toContain("cfenc");
+  });
+});
+
+describe("the config answer (product.md Appendix A)", () => {
+  it("carries user_id, page_paths and long_url", async () => {
+    const path = usProduct();
+    const res = await post(`/v1/users/configs/${q}`, {
+      user: user("v-answer", { properties: { cf_current_page_url: `${SHOP_ORIGIN}${path}?utm_source=x#top` } }),
+      current_page_path: path,
+      current_domain: "littlesprouts.localhost",
+    });
+    const body = res.json() as ConfigsResponse;
+    expect(body.user_id).toMatch(/^u_[0-9a-f]{24}$/);
+    expect(body.page_paths).toEqual(expect.arrayContaining(["/products/", "/"]));
+    // UK-only paths are not listed on the US domain.
+    expect(body.page_paths).not.toContain(ukProduct());
+    expect(body.long_url).toBe(`${SHOP_ORIGIN}${path}?utm_source=x`);
+    const bare = await post(`/v1/users/configs/${q}`, { user: user(), current_page_path: path, current_domain: "littlesprouts.localhost" });
+    expect((bare.json() as ConfigsResponse).long_url).toBe(`${SHOP_ORIGIN}${path}`);
+  });
+
+  it("shows first-time visitors the welcome popup template on the home page, and no one else", async () => {
+    const ask = (props: Record<string, unknown>) =>
+      post(`/v1/users/configs/${q}`, { user: user("v-home", { properties: props }), current_page_path: "/", current_domain: "littlesprouts.localhost" });
+    const first = (await ask({ is_first_time_visitor: true })).json() as ConfigsResponse;
+    const popup = first.configs.welcome_popup_us!;
+    expect(popup.experience_behaviour_response).toMatchObject({ experience_id: "exp_welcome_popup", audience_name: "First-time visitors" });
+    const template = (popup.variation as { customfit_meta: { custom_template: { properties: { settings: unknown } } } }).customfit_meta.custom_template;
+    expect(template.properties.settings).toMatchObject({ config_selected: "on_entry", close_settings: { close_config_selected: "next_session" } });
+    expect(popup.properties?.custom_template).toEqual(template);
+    expect(((await ask({ is_first_time_visitor: false })).json() as ConfigsResponse).configs).toEqual({});
+  });
+
+  it("answers the device-specific gallery image with mobile and desktop sub-variations", async () => {
+    const page = account.settings.pages.find((p) => p.page_path === "/products/oatmeal-eczema-cream")!;
+    const res = await post(`/v1/users/configs/${q}`, { user: user(), current_page_path: page.page_path, current_domain: page.domain });
+    const configs = Object.values((res.json() as ConfigsResponse).configs);
+    const gallery = configs.find((c) => c.properties?.element_path === "#product-media-main")!;
+    expect(gallery.experience_behaviour_response?.config_modifications).toEqual({ device_specific: true });
+    expect(gallery.variation).toEqual({
+      mobile: { src: "/images/oatmeal-eczema-cream-2.svg" },
+      desktop: { src: "/images/oatmeal-eczema-cream-3.svg" },
+    });
+    // The price A/B test changes another element of the same page: both apply.
+    expect(configs.map((c) => c.properties?.element_path).sort()).toEqual(["#product-media-main", "#product-price"]);
+  });
+});
+
+describe("exposures carry the assignment probability (product.md §3)", () => {
+  it("looks the probability up from the visitor's stored assignment", async () => {
+    const res = await post(`/v1/users/configs/${q}`, { user: user("v-exp"), current_page_path: usProduct(), current_domain: "littlesprouts.localhost" });
+    const config = Object.values((res.json() as ConfigsResponse).configs)[0]!;
+    const summary = (variation_id: string) => ({
+      config_id: config.config_id,
+      user_customer_id: "v-exp",
+      requested_time: FIXED_NOW,
+      variation_id,
+      experience_id: "exp_price_message",
+      rule_id: "rule_price_everyone",
+      behaviour_id: "beh_price_message",
+      session_id: "s1",
+    });
+    const other = config.variation_id === "var_price_control" ? "var_price_free_shipping" : "var_price_control";
+    expect((await post(`/v1/config/request/summary/${q}`, { user: user("v-exp"), summaries: [summary(config.variation_id), { ...summary(other), session_id: "s2" }] })).statusCode).toBe(200);
+    const stored = store.listExposures(account.id, 10);
+    // 50/50 with full traffic: 0.5. A variation the visitor was not assigned: unknown (null).
+    expect(stored.find((x) => x.variation_id === config.variation_id)).toMatchObject({ probability: 0.5, user_id: (res.json() as ConfigsResponse).user_id });
+    expect(stored.find((x) => x.variation_id === other)?.probability).toBeNull();
+  });
+});
+
+describe("preview mode", () => {
+  it("answers a draft experience and stores no visitor and no assignment", async () => {
+    const draft = structuredClone(store.getExperience(account.id, "exp_price_message")!);
+    store.saveExperience({ ...draft, id: "exp_draft_price", status: "draft", priority: 99 });
+    const body = { user: user("v-preview"), current_page_path: usProduct(), current_domain: "littlesprouts.localhost", preview_mode: true };
+    const res = await post(`/v1/users/configs/${q}`, body);
+    const configs = Object.values((res.json() as ConfigsResponse).configs);
+    expect(configs[0]!.experience_behaviour_response?.experience_id).toBe("exp_draft_price");
+    expect(store.countVisitors(account.id)).toBe(0);
+    expect(store.countAssignments(account.id)).toBe(0);
+    // The same call outside preview does not show the draft, and records the visit.
+    const live = await post(`/v1/users/configs/${q}`, { ...body, preview_mode: false });
+    expect(Object.values((live.json() as ConfigsResponse).configs)[0]!.experience_behaviour_response?.experience_id).toBe("exp_price_message");
+    expect(store.countVisitors(account.id)).toBe(1);
+    expect(store.countAssignments(account.id)).toBe(1);
+  });
+});
+
+describe("devices", () => {
+  it("stores each device once", async () => {
+    const body = { add_devices: [{ device_customer_id: "dev-9", device_type: "WEB", user_id: "u_9" }], anonymous: true };
+    expect((await post(`/v1/users/u_9/devices/${q}`, body)).json()).toEqual({ accepted: 1, duplicates: 0, device_ids: ["dev-9"] });
+    expect((await post(`/v1/users/u_9/devices/${q}`, body)).json()).toEqual({ accepted: 0, duplicates: 1, device_ids: ["dev-9"] });
+    expect(store.countDevices(account.id)).toBe(1);
+  });
+});
+
+describe("one account's client key never reaches another account", () => {
+  it("refuses the other account's key from this shop's origin, and stores nothing in either", async () => {
+    const other = await addOtherAccount(t.store);
+    const res = await post(`/v1/cfe/?cfenc=${OTHER.clientKey}`, { user: user(), events: [event("x1")] });
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toMatchObject({ error: { code: "forbidden_origin" } });
+    expect(store.countEvents(other.id) + store.countEvents(account.id)).toBe(0);
+    const own = await post(`/v1/cfe/?cfenc=${OTHER.clientKey}`, { user: user(), events: [event("x1")] }, { origin: `https://${OTHER.domain}` });
+    expect(own.statusCode).toBe(200);
+    expect([store.countEvents(other.id), store.countEvents(account.id)]).toEqual([1, 0]);
+  });
+});
+
+describe("rate limits per client key", () => {
+  it("answers 429 JSON with Retry-After and CORS once a key's bucket is empty, per key, and refills", async () => {
+    let now = FIXED_NOW;
+    const limited = await makeApp({ clock: () => now, rateLimits: { clientKey: { burst: 2, perSecond: 1 } } });
+    try {
+      await addOtherAccount(limited.store);
+      const send = (key: string, origin = SHOP_ORIGIN) =>
+        limited.app.inject({
+          method: "POST",
+          url: `/v1/cfe/?cfenc=${key}`,
+          headers: { "content-type": FORM, origin },
+          payload: JSON.stringify({ user: user(), events: [event(`e${Math.random()}`)] }),
+        });
+      expect((await send(DEMO_CLIENT_KEY)).statusCode).toBe(200);
+      expect((await send(DEMO_CLIENT_KEY)).statusCode).toBe(200);
+      const refused = await send(DEMO_CLIENT_KEY);
+      expect(refused.statusCode).toBe(429);
+      expect(refused.headers["retry-after"]).toBe("1");
+      expect(refused.headers["access-control-allow-origin"]).toBe(SHOP_ORIGIN);
+      expect(refused.json()).toMatchObject({ error: { code: "rate_limited" } });
+      expect(limited.store.countEvents(limited.account.id)).toBe(2);
+      // Another key has its own bucket.
+      expect((await send(OTHER.clientKey, `https://${OTHER.domain}`)).statusCode).toBe(200);
+      now += 1000;
+      expect((await send(DEMO_CLIENT_KEY)).statusCode).toBe(200);
+      expect((await send(DEMO_CLIENT_KEY)).statusCode).toBe(429);
+      expect((await limited.app.inject("/healthz")).statusCode).toBe(200);
+    } finally {
+      await limited.close();
+    }
   });
 });

@@ -1,40 +1,125 @@
 // The config decision (product.md §3 "Decisions"): which configs a visitor gets on a page.
-// A pure function of the account's running experiences and the request, so it is the same on
-// every node. This is the walking-skeleton version: page targeting, the first rule (audience
-// evaluation arrives with issue 6), traffic allocation, weighted variations, element priority.
+// A pure function of the account's experiences and audiences, the request, and the visitor's
+// stored assignments, so every node answers the same (ARCHITECTURE.md, design goal 4).
+//
+// For each experience whose pages match the current page, in rank order:
+//   1. the first rule whose audience matches wins (no audience: everyone);
+//   2. a sticky assignment to that rule whose variation still exists is kept, whatever the
+//      weights or the traffic allocation say now;
+//   3. otherwise the visitor enters with probability traffic_allocation and is bucketed into a
+//      weighted variation by a stable hash of (experience, rule, visitor) — a new assignment;
+//   4. the variation's configs bound to this page are answered, unless an element (or config
+//      key) they change is already taken by a higher-ranked experience: then the experience is
+//      left out on this page as a whole, so nobody sees half a variation.
+// Rank: desired experiences first, then preferred ones, then priority (highest first), then
+// the oldest. Desired experiences bypass audience and traffic; "expId:variationId" names the
+// variation. Preview bypasses status (not archived), audience and traffic, and reads no
+// stored assignment. Forced choices (desired, preview) are not stored as assignments: they are
+// not random, and a stored one would stick to later calls (an exposure to one carries no
+// assignment probability).
 
-import { matchPage } from "@storefit/contract";
-import type { Config, ConfigsRequest } from "@storefit/contract";
-import type { Experience, VariationDefinition } from "../store/types.js";
+import { matchDomain, matchPage } from "@storefit/contract";
+import type { Config, ConfigsRequest, Json } from "@storefit/contract";
+import type {
+  Assignment,
+  Audience,
+  ConfigDefinition,
+  Experience,
+  RuleDefinition,
+  VariationDefinition,
+} from "../store/types.js";
+import { evalCondition } from "./conditions.js";
 import { unitHash } from "./hash.js";
 
 export type Decision = {
   configs: Record<string, Config>;
+  /** `configs` as JSON text, joined from the plan's serialized configs. */
+  configsJson: string;
   page_paths: string[];
+  /** Assignments that are new or changed by this decision, to store (never in preview). */
+  assignments: Assignment[];
 };
 
 export type DecisionInput = {
   request: ConfigsRequest;
-  /** The stable visitor id used for bucketing. */
+  /** The stable visitor id used for bucketing (the customer id the script keeps). */
   visitorId: string;
+  /** Any status: the decision filters (running; draft and paused too in preview). */
   experiences: readonly Experience[];
-  now: number;
+  audiences: ReadonlyMap<string, Audience>;
+  /** The visitor's stored assignments by experience id (empty in preview: a fresh user). */
+  assignments: ReadonlyMap<string, Assignment>;
+  /** The visitor's attributes for audience conditions; computed only when an audience needs them. */
+  attributes: () => Record<string, unknown>;
+  /** The account's main domain: a page target with an empty domain means it. */
+  mainDomain?: string;
+  /**
+   * Page plans already made for these experiences, by page (decide/snapshots.ts keeps one per
+   * account revision): many visitors see the same pages, and matching 30 experiences' pages is
+   * most of a decision's work. Absent: planned afresh.
+   */
+  planCache?: Map<string, PagePlan>;
 };
 
-function pickVariation(
+/** One variation's answer on this page: its configs as answered, and what they take. */
+export type PlannedVariation = {
+  /** The keys (config key, element) these configs take on the page. */
+  claims: string[];
+  /**
+   * The answered Configs with their JSON text. A Config depends only on the experience, rule,
+   * variation and config — never on the visitor — so it is built and serialized once per plan.
+   */
+  answers: { key: string; config: Config; fragment: string }[];
+};
+
+/** An experience that targets the current page, with each variation's answer on it. */
+export type PlannedExperience = {
+  exp: Experience;
+  /** Each variation (of this snapshot's experience objects) → its answer on this page. */
+  here: ReadonlyMap<VariationDefinition, PlannedVariation>;
+};
+
+/** What the decision needs of one page, whoever the visitor: a pure function of the page. */
+export type PagePlan = {
+  /** Ranked by priority (highest first), then age; desired and preferred re-rank per request. */
+  candidates: PlannedExperience[];
+  page_paths: string[];
+};
+
+/** Page plans kept per account revision; beyond this, the cache starts again. */
+export const PAGE_PLAN_CACHE_SIZE = 2000;
+
+/** "expId" or "expId:variationId" (product.md §3 desired experiences). */
+export function parseDesired(entries: readonly string[] | undefined): Map<string, string | null> {
+  const out = new Map<string, string | null>();
+  for (const entry of entries ?? []) {
+    const i = entry.indexOf(":");
+    const exp = (i < 0 ? entry : entry.slice(0, i)).trim();
+    const variation = i < 0 ? "" : entry.slice(i + 1).trim();
+    if (exp) out.set(exp, variation || null);
+  }
+  return out;
+}
+
+/** Weighted pick of `point` in [0, 1); null when no variation has a positive weight. */
+export function pickVariation(
   variations: readonly VariationDefinition[],
   point: number,
-): { variation: VariationDefinition; probability: number } | null {
-  const total = variations.reduce((sum, v) => sum + Math.max(0, v.weight), 0);
+): { variation: VariationDefinition; share: number } | null {
+  let total = 0;
+  for (const v of variations) total += Math.max(0, v.weight);
   if (total <= 0) return null;
   let acc = 0;
+  let last: VariationDefinition | null = null;
   for (const v of variations) {
     const w = Math.max(0, v.weight);
+    if (w === 0) continue;
+    last = v;
     acc += w / total;
-    if (point < acc) return { variation: v, probability: w / total };
+    if (point < acc) return { variation: v, share: w / total };
   }
-  const last = variations[variations.length - 1];
-  return last ? { variation: last, probability: Math.max(0, last.weight) / total } : null;
+  // Rounding can leave acc a hair under 1: the last positive variation takes the rest.
+  return last ? { variation: last, share: Math.max(0, last.weight) / total } : null;
 }
 
 function splitPath(path: string): { pathname: string; search: string } {
@@ -42,56 +127,217 @@ function splitPath(path: string): { pathname: string; search: string } {
   return q < 0 ? { pathname: path, search: "" } : { pathname: path.slice(0, q), search: path.slice(q) };
 }
 
-export function decide(input: DecisionInput): Decision {
-  const { request, visitorId, now } = input;
-  const location = { hostname: request.current_domain, ...splitPath(request.current_page_path) };
-  const configs: Record<string, Config> = {};
-  const pagePaths = new Set<string>();
-  // Experiences come sorted by priority (highest first): an element claimed by a higher-priority
-  // experience is not changed again by a lower one.
-  const claimed = new Set<string>();
-  const sorted = [...input.experiences].sort((a, b) => b.priority - a.priority);
+type Location = { hostname: string; pathname: string; search: string };
 
-  for (const exp of sorted) {
-    if (!exp.pages.some((p) => matchPage(p, location))) continue;
-    for (const p of exp.pages) pagePaths.add(p.page_path);
-    const rule = exp.rules[0];
-    if (!rule) continue;
-    const b = rule.behaviour;
-    if (unitHash("traffic", exp.id, rule.id, visitorId) >= b.traffic_allocation) continue;
-    const picked = pickVariation(b.variations, unitHash("variation", exp.id, rule.id, visitorId));
-    if (!picked) continue;
-    const { variation } = picked;
-    for (const c of variation.configs) {
-      const props = c.properties ?? {};
-      // A config bound to a page must match this page too (one variation may carry per-page configs).
-      if (props.page_path && !matchPage({ domain: props.domain ?? "", page_path: props.page_path, page_match: props.page_match ?? "exact_match" }, location)) {
-        continue;
+const byPriority = (a: Experience, b: Experience): number => {
+  if (a.priority !== b.priority) return b.priority - a.priority;
+  if (a.created_at !== b.created_at) return a.created_at < b.created_at ? -1 : 1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+};
+
+/**
+ * The experiences that target this page (running; draft and paused too in preview), and the
+ * paths the account personalizes on this domain.
+ */
+export function planPage(
+  experiences: readonly Experience[],
+  audiences: ReadonlyMap<string, Audience>,
+  location: Location,
+  mainDomain: string | undefined,
+  preview: boolean,
+): PagePlan {
+  const candidates: PlannedExperience[] = [];
+  const pagePaths = new Set<string>();
+  for (const exp of [...experiences].sort(byPriority)) {
+    const showable = exp.status === "running" || (preview && (exp.status === "draft" || exp.status === "paused"));
+    if (!showable) continue;
+    // page_paths: every path this account personalizes on the current domain, so the script
+    // (single-page mode, spec §2) knows which paths need a config call.
+    for (const p of exp.pages) {
+      const domain = p.domain || mainDomain;
+      if (!domain || matchDomain(location.hostname, domain)) pagePaths.add(p.page_path);
+    }
+    if (!exp.pages.some((p) => matchPage(p, location, mainDomain))) continue;
+    const here = new Map<VariationDefinition, PlannedVariation>();
+    for (const rule of exp.rules) {
+      const audience = rule.audience_id ? audiences.get(rule.audience_id) : undefined;
+      for (const v of rule.behaviour.variations) {
+        const configs = v.configs.filter((c) => configOnPage(c, location, mainDomain));
+        here.set(v, {
+          claims: configs.flatMap(claimKeys),
+          answers: configs.map((c) => {
+            const config = answerOf(exp, rule, v, c, audience);
+            // `"key":{…}` — this config's part of the answer's configs object, serialized once.
+            return { key: c.config_customer_id, config, fragment: `${JSON.stringify(c.config_customer_id)}:${JSON.stringify(config)}` };
+          }),
+        });
       }
-      const element = props.element_path ? `${props.domain ?? ""} ${props.element_path}` : null;
-      if (element && claimed.has(element)) continue;
-      if (element) claimed.add(element);
-      configs[c.config_customer_id] = {
-        config_customer_id: c.config_customer_id,
-        config_id: c.config_id,
-        version: c.version ?? 1,
-        config_created_at: Date.parse(exp.created_at) || now,
+    }
+    candidates.push({ exp, here });
+  }
+  return { candidates, page_paths: [...pagePaths] };
+}
+
+function planFor(input: DecisionInput, location: Location, preview: boolean): PagePlan {
+  const cache = input.planCache;
+  if (!cache) return planPage(input.experiences, input.audiences, location, input.mainDomain, preview);
+  const key = `${preview ? "p" : "l"} ${location.hostname} ${location.pathname}${location.search}`;
+  let plan = cache.get(key);
+  if (!plan) {
+    plan = planPage(input.experiences, input.audiences, location, input.mainDomain, preview);
+    if (cache.size >= PAGE_PLAN_CACHE_SIZE) cache.clear();
+    cache.set(key, plan);
+  }
+  return plan;
+}
+
+export function decide(input: DecisionInput): Decision {
+  const { request, visitorId } = input;
+  const preview = request.preview_mode === true;
+  const desired = parseDesired(request.desired_experiences);
+  const preferred = new Set(request.preferred_experiences ?? []);
+  const location = { hostname: request.current_domain, ...splitPath(request.current_page_path) };
+  const plan = planFor(input, location, preview);
+
+  let attributes: Record<string, unknown> | null = null;
+  const audienceMatches = (rule: RuleDefinition): boolean => {
+    if (rule.audience_id === null) return true;
+    const audience = input.audiences.get(rule.audience_id);
+    // A rule whose audience is gone matches nobody: fail closed.
+    if (!audience) return false;
+    attributes ??= input.attributes();
+    return evalCondition(attributes, audience.condition);
+  };
+
+  // Desired first, then preferred, then the plan's order (priority, age): a stable sort.
+  let candidates = plan.candidates;
+  if (desired.size > 0 || preferred.size > 0) {
+    const rank = (c: PlannedExperience) => (desired.has(c.exp.id) ? 0 : preferred.has(c.exp.id) ? 1 : 2);
+    candidates = [...candidates].sort((a, b) => rank(a) - rank(b));
+  }
+
+  const configs: Record<string, Config> = {};
+  const json: string[] = [];
+  const claimed = new Set<string>();
+  const changed: Assignment[] = [];
+
+  for (const { exp, here } of candidates) {
+    const isDesired = desired.has(exp.id);
+    const forced = isDesired || preview;
+    const namedVariation = desired.get(exp.id) ?? null;
+    // 1. The rule: the one holding a named variation, else the first whose audience matches,
+    //    else (forced only) the first rule.
+    let rule: RuleDefinition | undefined;
+    let variation: VariationDefinition | undefined;
+    if (namedVariation) {
+      for (const r of exp.rules) {
+        variation = r.behaviour.variations.find((v) => v.id === namedVariation);
+        if (variation) {
+          rule = r;
+          break;
+        }
+      }
+    }
+    rule ??= exp.rules.find(audienceMatches) ?? (forced ? exp.rules[0] : undefined);
+    if (!rule) continue;
+    const behaviour = rule.behaviour;
+
+    // 2–3. The variation and the probability the visitor had of getting it.
+    let assignment: Assignment | null = null;
+    // Preview: "the user is fresh" (spec §2) — no stored assignment counts.
+    const stored = preview ? undefined : input.assignments.get(exp.id);
+    if (variation) {
+      assignment = { experience_id: exp.id, rule_id: rule.id, behaviour_id: behaviour.id, variation_id: variation.id, probability: 1 };
+    } else if (stored && stored.rule_id === rule.id && (variation = behaviour.variations.find((v) => v.id === stored.variation_id))) {
+      assignment = stored;
+    } else {
+      const traffic = Math.min(1, Math.max(0, behaviour.traffic_allocation));
+      if (!forced && unitHash("traffic", exp.id, rule.id, visitorId) >= traffic) continue;
+      const picked = pickVariation(behaviour.variations, unitHash("variation", exp.id, rule.id, visitorId));
+      if (!picked) continue;
+      variation = picked.variation;
+      assignment = {
+        experience_id: exp.id,
+        rule_id: rule.id,
+        behaviour_id: behaviour.id,
         variation_id: variation.id,
-        variation: c.variation,
-        variation_data_type: c.variation_data_type,
-        properties: props,
-        experience_behaviour_response: {
-          experience_id: exp.id,
-          behaviour_id: b.id,
-          rule_id: rule.id,
-          audience_name: rule.audience_name ?? "",
-          experience_name: exp.name,
-          behaviour_name: b.name,
-          priority: exp.priority,
-          experience_created_time: Date.parse(exp.created_at) || now,
-        },
+        probability: (forced ? 1 : traffic) * picked.share,
       };
     }
+    // Forced choices (desired experiences, preview) are answered but never stored: they are not
+    // random assignments, and storing them would make them sticky for later, unforced calls.
+    if (!forced && !sameAssignment(assignment, stored)) changed.push(assignment);
+
+    // 4. The configs for this page, unless a higher-ranked experience took one of their elements.
+    const onPage = here.get(variation);
+    if (!onPage) continue;
+    if (onPage.claims.some((k) => claimed.has(k))) continue;
+    for (const k of onPage.claims) claimed.add(k);
+    for (const a of onPage.answers) {
+      configs[a.key] = a.config;
+      json.push(a.fragment);
+    }
   }
-  return { configs, page_paths: [...pagePaths] };
+  return { configs, configsJson: `{${json.join(",")}}`, page_paths: plan.page_paths, assignments: changed };
+}
+
+/** spec §3 "Config" as answered: the saved config completed with its experience's response. */
+function answerOf(
+  exp: Experience,
+  rule: RuleDefinition,
+  variation: VariationDefinition,
+  c: ConfigDefinition,
+  audience: Audience | undefined,
+): Config {
+  const behaviour = rule.behaviour;
+  const created = Date.parse(exp.created_at) || 0;
+  return {
+    config_customer_id: c.config_customer_id,
+    config_id: c.config_id,
+    version: c.version ?? 1,
+    config_created_at: created,
+    variation_id: variation.id,
+    variation: c.variation,
+    variation_data_type: c.variation_data_type,
+    properties: c.properties ?? {},
+    experience_behaviour_response: {
+      experience_id: exp.id,
+      behaviour_id: behaviour.id,
+      rule_id: rule.id,
+      audience_name: audience?.name ?? rule.audience_name ?? "",
+      experience_name: exp.name,
+      behaviour_name: behaviour.name,
+      priority: exp.priority,
+      experience_created_time: created,
+      ...(behaviour.ga_measurement_id ? { ga_measurement_id: behaviour.ga_measurement_id } : {}),
+      ...(behaviour.config_modifications ? { config_modifications: behaviour.config_modifications } : {}),
+    },
+    ...(c.template_info !== undefined ? { template_info: c.template_info as Json } : {}),
+  };
+}
+
+function sameAssignment(a: Assignment, b: Assignment | undefined): boolean {
+  return (
+    !!b &&
+    a.rule_id === b.rule_id &&
+    a.behaviour_id === b.behaviour_id &&
+    a.variation_id === b.variation_id &&
+    a.probability === b.probability
+  );
+}
+
+/** A config bound to a page (properties.page_path) must match this page too. */
+function configOnPage(c: ConfigDefinition, location: Location, mainDomain: string | undefined): boolean {
+  const p = c.properties;
+  if (!p?.page_path) return true;
+  return matchPage({ domain: p.domain ?? "", page_path: p.page_path, page_match: p.page_match ?? "exact_match" }, location, mainDomain);
+}
+
+/**
+ * What a config takes for itself on this page: its answer key and the element it changes (both
+ * configs already match this page, so the element path alone names the element).
+ */
+function claimKeys(c: ConfigDefinition): string[] {
+  const element = c.properties?.element_path;
+  return element ? [`config ${c.config_customer_id}`, `element ${element}`] : [`config ${c.config_customer_id}`];
 }

@@ -25,3 +25,9 @@ export function sendError(
     .type("application/json; charset=utf-8")
     .send({ error: { code, message: message ?? API_ERROR_CODES[code] } });
 }
+
+/** 429 with Retry-After (seconds), the one answer of every rate limit. */
+export function sendRateLimited(reply: FastifyReply, retryAfterS: number): FastifyReply {
+  reply.header("retry-after", String(retryAfterS));
+  return sendError(reply, 429, "rate_limited", `Too many requests; retry after ${retryAfterS} s`);
+}

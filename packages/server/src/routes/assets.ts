@@ -8,6 +8,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { StorefitSettings } from "@storefit/contract";
 import type { Account, Store } from "../store/types.js";
 import { sendError } from "../http/errors.js";
+import { errorResponses } from "../schemas/common.js";
 
 const JS = "application/javascript; charset=utf-8";
 
@@ -55,11 +56,22 @@ export function assetRoutes(
   const apiHostOf = (req: FastifyRequest) =>
     opts.publicUrl?.replace(/\/+$/, "") ?? `${req.protocol}://${req.host}`;
 
-  for (const [path, file] of [
-    ["/sdk/storefit.js", script],
-    ["/sdk/storefit.debug.js", debugScript],
+  const fileDoc = (summary: string) => ({
+    summary,
+    tags: ["files"],
+    security: [],
+    response: {
+      200: { description: "JavaScript (application/javascript), with an ETag" },
+      304: { description: "Not modified (If-None-Match)", type: "null" },
+      ...errorResponses(404),
+    },
+  });
+
+  for (const [path, file, summary] of [
+    ["/sdk/storefit.js", script, "The storefront script (product.md §2)"],
+    ["/sdk/storefit.debug.js", debugScript, "The storefront script with its log messages"],
   ] as const) {
-    app.get(path, async (req, reply) => {
+    app.get(path, { schema: fileDoc(summary) }, async (req, reply) => {
       const f = file();
       if (!f) return sendError(reply, 404, "not_found", "The storefront script is not built (npm run build)");
       const etag = etagOf(f.text);
@@ -71,13 +83,19 @@ export function assetRoutes(
 
   app.get<{ Params: { clientKey: string } }>(
     "/v1/accounts/:clientKey/snippet.js",
+    {
+      schema: {
+        ...fileDoc("The account's snippet: its settings global, then the storefront script"),
+        params: { type: "object", required: ["clientKey"], properties: { clientKey: { type: "string", maxLength: 256 } } },
+      },
+    },
     async (req, reply) => {
       const account = opts.store.getAccountByClientKey(req.params.clientKey);
       if (!account) return sendError(reply, 404, "unknown_client_key");
       const f = script();
       if (!f) return sendError(reply, 404, "not_found", "The storefront script is not built (npm run build)");
-      // Generated per request from the stored account: a change shows at once, and the ETag lets
-      // browsers and CDNs revalidate cheaply.
+      // Generated per request from the stored account: a change (PATCH /api/account) shows at
+      // once, and the ETag — a hash of the whole answer — lets browsers and CDNs revalidate cheaply.
       const body = `window.storefitSettings=${jsLiteral(settingsFor(account, apiHostOf(req)))};\n${f.text}`;
       const etag = etagOf(body);
       reply.header("etag", etag).header("cache-control", "public, max-age=60");

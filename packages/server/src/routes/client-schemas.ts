@@ -3,6 +3,9 @@
 // so that a typo in a client is seen at once; the nested user object stays open because the
 // script adds derived properties over time.
 
+import type { SecurityRequirement } from "../schemas/common.js";
+import { configAnswerSchema } from "../schemas/config.js";
+
 const str = (maxLength = 1024) => ({ type: "string", maxLength }) as const;
 const strArray = { type: "array", maxItems: 100, items: str(256) } as const;
 
@@ -122,4 +125,52 @@ export const devicesBody = {
   },
 } as const;
 
-export const alertBody = { type: "object", maxProperties: 50 } as const;
+export const alertBody = { type: "object", maxProperties: 50, description: "An error object (spec §8)" } as const;
+
+// ---- documentation of the calls (served in /api/openapi.json) ----
+
+/** spec §7: JSON text under a form-encoded content type (CORS-simple), text/plain (beacons), or JSON. */
+export const CLIENT_CONTENT_TYPES = ["application/x-www-form-urlencoded", "text/plain", "application/json"];
+
+/** The client key travels as cfenc, in the query or a header (spec §7). */
+export const CLIENT_SECURITY: SecurityRequirement[] = [{ cfencQuery: [] }, { cfencHeader: [] }];
+
+/** Left open: a beacon or proxy may add parameters of its own. */
+export const cfencQuery = {
+  type: "object",
+  properties: { cfenc: { type: "string", maxLength: 256, description: "The client key (or send it as a cfenc header)" } },
+} as const;
+
+export const devicesParams = {
+  type: "object",
+  required: ["userId"],
+  additionalProperties: false,
+  properties: { userId: { type: "string", minLength: 1, maxLength: 256 } },
+} as const;
+
+export const configsAnswer = {
+  type: "object",
+  description: "product.md Appendix A config call answer",
+  required: ["configs", "user_id"],
+  properties: {
+    configs: { type: "object", additionalProperties: configAnswerSchema, description: "Keyed by config_customer_id" },
+    user_id: { type: "string", description: "u_ + sha256(account id:customer id), the same on every node" },
+    page_paths: { type: "array", items: { type: "string" }, description: "Paths this account personalizes on the current domain" },
+    long_url: { type: "string", description: "The full URL of the page decided for" },
+  },
+} as const;
+
+export const acceptedAnswer = {
+  type: "object",
+  required: ["accepted"],
+  properties: {
+    accepted: { type: "integer", description: "Stored now" },
+    duplicates: { type: "integer", description: "Already stored before (a retry)" },
+  },
+} as const;
+
+export const devicesAnswer = {
+  type: "object",
+  required: ["accepted", "duplicates", "device_ids"],
+  properties: { ...acceptedAnswer.properties, device_ids: { type: "array", items: { type: "string" } } },
+} as const;

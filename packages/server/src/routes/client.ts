@@ -8,19 +8,30 @@ import { isConfiguredDomain, normalizeEventType } from "@storefit/contract";
 import type {
   AlertRequest,
   ConfigsRequest,
-  ConfigsResponse,
   DevicesRequest,
   EventsRequest,
   SummariesRequest,
-  User,
 } from "@storefit/contract";
-import type { Account, Store } from "../store/types.js";
+import type { Account, Assignment, ClientWrite, InsertResult, Store } from "../store/types.js";
+import { GroupCommit } from "../store/group-commit.js";
+import { attributesOf } from "../decide/conditions.js";
 import { decide } from "../decide/decide.js";
-import { sendError } from "../http/errors.js";
+import type { AccountSnapshots, PreparedAccount } from "../decide/snapshots.js";
+import { RecentVisitors } from "../decide/visitors.js";
+import { sendError, sendRateLimited } from "../http/errors.js";
+import type { TokenBuckets } from "../http/rate-limit.js";
+import { errorResponses } from "../schemas/common.js";
 import {
+  CLIENT_CONTENT_TYPES,
+  CLIENT_SECURITY,
+  acceptedAnswer,
   alertBody,
+  cfencQuery,
+  configsAnswer,
   configsBody,
+  devicesAnswer,
   devicesBody,
+  devicesParams,
   eventsBody,
   summariesBody,
 } from "./client-schemas.js";
@@ -28,8 +39,12 @@ import {
 declare module "fastify" {
   interface FastifyRequest {
     account?: Account;
+    prepared?: PreparedAccount;
   }
 }
+
+/** Origins remembered per account revision (a flood of made-up origins only resets it). */
+const ORIGIN_CACHE_SIZE = 1000;
 
 /** The visitor id the service answers with: derived, so every node agrees without a lookup. */
 export function userIdFor(accountId: string, userCustomerId: string): string {
@@ -56,11 +71,37 @@ function allowOrigin(reply: FastifyReply, origin: string): void {
   reply.header("vary", "Origin");
 }
 
-export function clientRoutes(app: FastifyInstance, opts: { store: Store; clock: () => number }): void {
-  const { store, clock } = opts;
+/**
+ * The full URL of the page the decision was made for (spec §7 answers `long_url`; what it holds
+ * is not shown — our choice): the page URL the script reports (cf_current_page_url) when it is on
+ * the current domain, else the calling page's origin plus the current path.
+ */
+export function longUrlOf(request: ConfigsRequest, origin: string | undefined): string {
+  const reported = request.user.properties?.cf_current_page_url;
+  if (typeof reported === "string") {
+    try {
+      const url = new URL(reported);
+      if (url.hostname.toLowerCase() === request.current_domain.toLowerCase()) {
+        url.hash = "";
+        return url.href;
+      }
+    } catch {
+      // not a URL: fall through
+    }
+  }
+  const path = request.current_page_path.startsWith("/") ? request.current_page_path : `/${request.current_page_path}`;
+  const base = origin && originHost(origin) === request.current_domain.toLowerCase() ? origin : `https://${request.current_domain}`;
+  return base.replace(/\/+$/, "") + path;
+}
+
+export function clientRoutes(
+  app: FastifyInstance,
+  opts: { store: Store; clock: () => number; snapshots: AccountSnapshots; limiter: TokenBuckets | null },
+): void {
+  const { store, clock, snapshots, limiter } = opts;
 
   // Preflight, needed only when a caller sends cfenc as a header or a JSON content type.
-  app.options("/v1/*", async (req, reply) => {
+  app.options("/v1/*", { schema: { summary: "CORS preflight", tags: ["client"] } }, async (req, reply) => {
     const origin = req.headers.origin;
     if (origin) allowOrigin(reply, origin);
     reply.header("access-control-allow-methods", "POST, GET, OPTIONS");
@@ -69,88 +110,193 @@ export function clientRoutes(app: FastifyInstance, opts: { store: Store; clock: 
     return reply.code(204).send();
   });
 
-  // Runs before the body is read: the key and origin decide first, so a foreign caller learns
-  // nothing about body validation, and CORS headers ride on every answer the script can read.
+  // Runs before the body is read: the key, origin and rate limit decide first, so a foreign
+  // caller learns nothing about body validation, and CORS headers ride on every answer the
+  // script can read (a 429 included, so the script sees it rather than a CORS error).
   const resolveAccount = async (req: FastifyRequest, reply: FastifyReply) => {
     const key = clientKeyOf(req);
     if (!key) return sendError(reply, 401, "missing_client_key");
-    const account = store.getAccountByClientKey(key);
-    if (!account) return sendError(reply, 401, "unknown_client_key");
+    const prepared = snapshots.byClientKey(key);
+    if (!prepared) return sendError(reply, 401, "unknown_client_key");
+    const { account } = prepared;
     const origin = req.headers.origin;
     if (origin) {
-      const host = originHost(origin);
-      if (!host || !isConfiguredDomain(host, account.settings.domain, account.settings.subdomains)) {
-        return sendError(reply, 403, "forbidden_origin");
+      // A shop sends the same few origins all day: decided once per origin and revision.
+      let allowed = prepared.originAllowed.get(origin);
+      if (allowed === undefined) {
+        const host = originHost(origin);
+        allowed = !!host && isConfiguredDomain(host, account.settings.domain, account.settings.subdomains);
+        if (prepared.originAllowed.size >= ORIGIN_CACHE_SIZE) prepared.originAllowed.clear();
+        prepared.originAllowed.set(origin, allowed);
       }
+      if (!allowed) return sendError(reply, 403, "forbidden_origin");
       allowOrigin(reply, origin);
     }
+    if (limiter) {
+      const taken = limiter.take(account.id);
+      if (!taken.ok) return sendRateLimited(reply, taken.retryAfterS);
+    }
     req.account = account;
+    req.prepared = prepared;
   };
 
   const now = () => new Date(clock()).toISOString();
 
-  const touch = (account: Account, user: User): string => {
-    const userId = userIdFor(account.id, user.user_customer_id);
-    store.touchVisitor(account.id, userId, user, now());
-    return userId;
-  };
+  // Every write of the client API goes through one group commit (store/group-commit.ts): a
+  // request answers once its writes are committed, and concurrent requests share the commit.
+  const writes = new GroupCommit<ClientWrite, InsertResult>((batch) => store.commitClientWrites(batch));
+  app.addHook("onClose", async () => writes.flush());
+  const visitors = new RecentVisitors(store);
 
   app.post<{ Body: ConfigsRequest }>(
     "/v1/users/configs/",
-    { onRequest: resolveAccount, schema: { body: configsBody } },
-    async (req): Promise<ConfigsResponse> => {
-      const account = req.account!;
+    {
+      onRequest: resolveAccount,
+      schema: {
+        summary: "Configs for a visitor on a page (spec §7 config call)",
+        description:
+          "Decides the running experiences whose pages match, first matching rule, sticky assignment, traffic allocation, weighted variation, priority per element. preview_mode: any status but archived, no audience or traffic check, nothing stored. desired_experiences: \"expId\" or \"expId:variationId\" forces; preferred_experiences win element conflicts over priority.",
+        tags: ["client"],
+        security: CLIENT_SECURITY,
+        querystring: cfencQuery,
+        body: configsBody,
+        consumes: CLIENT_CONTENT_TYPES,
+        response: { 200: configsAnswer, ...errorResponses(400, 401, 403, 413, 415, 429) },
+      },
+    },
+    async (req, reply) => {
+      const { account, experiences, audiences, planCache } = req.prepared!;
       const body = req.body;
-      const userId = touch(account, body.user);
+      const userId = userIdFor(account.id, body.user.user_customer_id);
+      const preview = body.preview_mode === true;
+      const nowMs = clock();
+      const visitor = preview ? null : visitors.entry(account.id, userId, account.revision);
       const decision = decide({
         request: body,
         visitorId: body.user.user_customer_id,
-        experiences: store.listRunningExperiences(account.id),
-        now: clock(),
+        experiences,
+        audiences,
+        // Preview: "the user is fresh" (spec §2) — no stored assignment is read, none written.
+        assignments: visitor ? visitor.assignments : new Map<string, Assignment>(),
+        attributes: () =>
+          attributesOf(body.user as unknown as Record<string, unknown>, {
+            path: body.current_page_path.split("?")[0] ?? "/",
+            domain: body.current_domain,
+            now: nowMs,
+          }),
+        mainDomain: account.settings.domain,
+        planCache,
       });
-      return { configs: decision.configs, user_id: userId, page_paths: decision.page_paths };
+      // A config call writes only what changed: new or changed assignments, and the visitor when
+      // this node has not recorded them within VISITOR_REFRESH_MS (decide/visitors.ts). A
+      // returning visitor's call then writes nothing and waits for no commit.
+      if (visitor && (decision.assignments.length > 0 || visitors.stale(visitor, nowMs))) {
+        await writes.submit({ kind: "decision", accountId: account.id, userId, user: body.user, assignments: decision.assignments, now: now() });
+        visitors.recorded(visitor, decision.assignments, nowMs);
+      }
+      // The answer's text is joined from configs serialized once per page plan (decide.ts):
+      // the same JSON as serializing ConfigsResponse, without re-serializing every config.
+      const answer =
+        `{"configs":${decision.configsJson},"user_id":${JSON.stringify(userId)},` +
+        `"page_paths":${JSON.stringify(decision.page_paths)},"long_url":${JSON.stringify(longUrlOf(body, req.headers.origin))}}`;
+      return reply.type("application/json; charset=utf-8").send(answer);
     },
   );
 
   app.post<{ Body: EventsRequest }>(
     "/v1/cfe/",
-    { onRequest: resolveAccount, schema: { body: eventsBody } },
+    {
+      onRequest: resolveAccount,
+      schema: {
+        summary: "Track events (spec §7); idempotent on insert_id",
+        tags: ["client"],
+        security: CLIENT_SECURITY,
+        querystring: cfencQuery,
+        body: eventsBody,
+        consumes: CLIENT_CONTENT_TYPES,
+        response: { 200: acceptedAnswer, ...errorResponses(400, 401, 403, 413, 415, 429) },
+      },
+    },
     async (req) => {
       const account = req.account!;
-      const userId = touch(account, req.body.user);
+      const userId = userIdFor(account.id, req.body.user.user_customer_id);
       const events = req.body.events.map((e) => ({ ...e, event_type: normalizeEventType(e.event_type) }));
-      return store.insertEvents(account.id, userId, events, now());
+      return writes.submit({ kind: "events", accountId: account.id, userId, user: req.body.user, events, now: now() });
     },
   );
 
   app.post<{ Body: SummariesRequest }>(
     "/v1/config/request/summary/",
-    { onRequest: resolveAccount, schema: { body: summariesBody } },
+    {
+      onRequest: resolveAccount,
+      schema: {
+        summary: "Config summaries: exposures (spec §7), stored with the assignment probability",
+        tags: ["client"],
+        security: CLIENT_SECURITY,
+        querystring: cfencQuery,
+        body: summariesBody,
+        consumes: CLIENT_CONTENT_TYPES,
+        response: { 200: acceptedAnswer, ...errorResponses(400, 401, 403, 413, 415, 429) },
+      },
+    },
     async (req) => {
       const account = req.account!;
-      const userId = touch(account, req.body.user);
-      return store.insertExposures(
-        account.id,
-        req.body.summaries.map((s) => ({ ...s, user_id: s.user_id ?? userId })),
-        now(),
-      );
+      const userId = userIdFor(account.id, req.body.user.user_customer_id);
+      // product.md §3: each exposure carries the probability the visitor had of getting the
+      // variation shown, read from their stored assignment (null when there is none to match).
+      const assignmentsByUser = new Map<string, Map<string, Assignment>>();
+      const assignmentsOf = (uid: string) => {
+        let a = assignmentsByUser.get(uid);
+        if (!a) assignmentsByUser.set(uid, (a = store.getAssignments(account.id, uid)));
+        return a;
+      };
+      const exposures = req.body.summaries.map((s) => {
+        const uid = userIdFor(account.id, s.user_customer_id);
+        const assignment = s.experience_id ? assignmentsOf(uid).get(s.experience_id) : undefined;
+        const probability = assignment && assignment.variation_id === s.variation_id ? assignment.probability : null;
+        return { ...s, user_id: s.user_id ?? uid, probability };
+      });
+      return writes.submit({ kind: "exposures", accountId: account.id, userId, user: req.body.user, exposures, now: now() });
     },
   );
 
   app.post<{ Body: DevicesRequest; Params: { userId: string } }>(
     "/v1/users/:userId/devices/",
-    { onRequest: resolveAccount, schema: { body: devicesBody } },
+    {
+      onRequest: resolveAccount,
+      schema: {
+        summary: "Register the visitor's devices (spec §7)",
+        tags: ["client"],
+        security: CLIENT_SECURITY,
+        querystring: cfencQuery,
+        params: devicesParams,
+        body: devicesBody,
+        consumes: CLIENT_CONTENT_TYPES,
+        response: { 200: devicesAnswer, ...errorResponses(400, 401, 403, 413, 415, 429) },
+      },
+    },
     async (req) => {
-      const result = store.addDevices(req.account!.id, req.body.add_devices, now());
+      const result = await writes.submit({ kind: "devices", accountId: req.account!.id, devices: req.body.add_devices, now: now() });
       return { ...result, device_ids: req.body.add_devices.map((d) => d.device_customer_id) };
     },
   );
 
   app.post<{ Body: AlertRequest }>(
     "/v1/alerts/",
-    { onRequest: resolveAccount, schema: { body: alertBody } },
+    {
+      onRequest: resolveAccount,
+      schema: {
+        summary: "Error report from the script (spec §7, §8)",
+        tags: ["client"],
+        security: CLIENT_SECURITY,
+        querystring: cfencQuery,
+        body: alertBody,
+        consumes: CLIENT_CONTENT_TYPES,
+        response: { 200: acceptedAnswer, ...errorResponses(400, 401, 403, 413, 415, 429) },
+      },
+    },
     async (req) => {
-      store.addAlert(req.account!.id, req.body, now());
+      await writes.submit({ kind: "alert", accountId: req.account!.id, alert: req.body, now: now() });
       return { accepted: 1 };
     },
   );

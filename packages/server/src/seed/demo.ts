@@ -1,11 +1,13 @@
 // The demo account (product.md §4, spec §1–§2): "Little Sprouts" on two domains, with the
 // deployed configuration's flags and one page configuration per product, an owner operator, and
-// running experiences so a new user sees personalization within a minute.
+// running experiences so a new user sees personalization within a minute — one of each kind of
+// change: an A/B test of the price text, a personalized tax line on the second domain, a welcome
+// popup (template) for first-time visitors, and a gallery image per device.
 
-import type { Config, PageConfiguration } from "@storefit/contract";
+import type { Config, PageConfiguration, Template } from "@storefit/contract";
 import { SETTINGS_DEFAULTS } from "@storefit/contract";
 import { hashPassword } from "../auth/password.js";
-import type { AccountSettings, ConfigDefinition, NewExperience, Store } from "../store/types.js";
+import type { AccountSettings, ConfigDefinition, NewAudience, NewExperience, Store } from "../store/types.js";
 import { DEMO_DOMAIN, DEMO_PAGES, DEMO_SUBDOMAINS } from "./demo-pages.js";
 
 export const DEMO_CLIENT_KEY = "ck_demo_littlesprouts";
@@ -48,6 +50,14 @@ export const DEMO_SETTINGS: AccountSettings = {
 
 const handleOf = (path: string) => path.split("/").pop() ?? path;
 
+/** Media-hint products of the demo shop with three gallery images. */
+const GALLERY_HANDLES = [
+  "kids-mineral-sunscreen-spf50",
+  "oatmeal-eczema-cream",
+  "newborn-essentials-gift-set",
+  "kids-sun-cream-spf50",
+];
+
 function pageConfig(
   id: string,
   page: (typeof DEMO_PAGES)[number],
@@ -71,6 +81,9 @@ function pageConfig(
 export function demoExperiences(now = new Date()): NewExperience[] {
   const usPages = DEMO_PAGES.filter((p) => p.domain === DEMO_DOMAIN);
   const ukPages = DEMO_PAGES.filter((p) => p.domain !== DEMO_DOMAIN);
+  // The gallery pages (element hint "media", spec §2) whose product has three images in the demo
+  // shop (apps/demo-shop catalog: /images/{handle}-{1..3}.svg).
+  const galleryPages = DEMO_PAGES.filter((p) => GALLERY_HANDLES.includes(handleOf(p.page_path)));
   void now;
   return [
     {
@@ -148,6 +161,129 @@ export function demoExperiences(now = new Date()): NewExperience[] {
         },
       ],
     },
+    {
+      id: "exp_welcome_popup",
+      account_id: DEMO_ACCOUNT_ID,
+      name: "Welcome popup for first-time visitors",
+      status: "running",
+      kind: "personalization",
+      priority: 1,
+      pages: [DEMO_DOMAIN, ...DEMO_SUBDOMAINS].map((domain) => ({ domain, page_path: "/", page_match: "exact_match" as const })),
+      rules: [
+        {
+          id: "rule_welcome_first_visit",
+          audience_id: FIRST_TIME_AUDIENCE_ID,
+          behaviour: {
+            id: "beh_welcome_popup",
+            name: "Welcome popup with a first-order code",
+            traffic_allocation: 1,
+            variations: [
+              {
+                id: "var_welcome_popup",
+                name: "Welcome popup",
+                weight: 1,
+                configs: [DEMO_DOMAIN, ...DEMO_SUBDOMAINS].map((domain) => welcomePopupConfig(domain)),
+              },
+            ],
+          },
+        },
+      ],
+    },
+    {
+      id: "exp_gallery_device",
+      account_id: DEMO_ACCOUNT_ID,
+      name: "Gallery image by device",
+      status: "running",
+      kind: "personalization",
+      priority: 1,
+      pages: galleryPages.map((p) => ({ domain: p.domain, page_path: p.page_path, page_match: "exact_match" as const })),
+      rules: [
+        {
+          id: "rule_gallery_everyone",
+          audience_id: null,
+          audience_name: "Everyone",
+          behaviour: {
+            id: "beh_gallery_device",
+            name: "Texture close-up on phones, product in use on desktops",
+            traffic_allocation: 1,
+            // spec §3 config_modifications.device_specific: the script applies `mobile` or
+            // `desktop` of the variation (Appendix A), by the visitor's device type.
+            config_modifications: { device_specific: true },
+            variations: [
+              {
+                id: "var_gallery_device",
+                name: "Image per device",
+                weight: 1,
+                configs: galleryPages.map((p) =>
+                  pageConfig("gallery_device", p, "#product-media-main", {
+                    mobile: { src: `/images/${handleOf(p.page_path)}-2.svg` },
+                    desktop: { src: `/images/${handleOf(p.page_path)}-3.svg` },
+                  }),
+                ),
+              },
+            ],
+          },
+        },
+      ],
+    },
+  ];
+}
+
+/**
+ * The welcome popup (product.md Appendix A custom_template): shown on entry, remembered as
+ * closed until the next session. The template is in the variation's customfit_meta and mirrored
+ * in the config's properties, as Appendix A asks.
+ */
+function welcomePopupConfig(domain: string): ConfigDefinition {
+  const suffix = domain === DEMO_DOMAIN ? "us" : "uk";
+  const template: Template = {
+    id: `tpl_welcome_${suffix}`,
+    parentElement: "body",
+    html:
+      '<div class="sf-welcome" role="dialog" aria-modal="true" aria-labelledby="sf-welcome-title">' +
+      '<div class="sf-welcome-card">' +
+      '<button type="button" class="sf-welcome-close" data-storefit-close aria-label="Close">×</button>' +
+      '<h2 id="sf-welcome-title">Welcome to Little Sprouts</h2>' +
+      "<p>Gentle skincare for little ones. Take 10% off your first order with code <strong>SPROUT10</strong>.</p>" +
+      '<a class="sf-welcome-cta" href="/#product-grid" data-storefit-close>Shop the range</a>' +
+      "</div></div>",
+    properties: {
+      template_properties: {
+        root_style:
+          ".sf-welcome{position:fixed;inset:0;display:flex;align-items:center;justify-content:center;background:rgba(32,40,36,.45);z-index:2147483000}" +
+          ".sf-welcome-card{position:relative;max-width:22rem;margin:1rem;padding:1.5rem;border-radius:12px;background:#fff;font:inherit;text-align:center}" +
+          ".sf-welcome-close{position:absolute;top:.5rem;right:.75rem;border:0;background:none;font-size:1.5rem;cursor:pointer}" +
+          ".sf-welcome-cta{display:inline-block;margin-top:.5rem;padding:.6rem 1.2rem;border-radius:999px;background:#3d7a5a;color:#fff;text-decoration:none}",
+        js_script: "",
+      },
+      settings: {
+        config_selected: "on_entry",
+        visibility_selected: "",
+        close_settings: { close_config_selected: "next_session", expiry: 0 },
+      },
+    },
+  };
+  return {
+    config_customer_id: `welcome_popup_${suffix}`,
+    config_id: `cfg_welcome_popup_${suffix}`,
+    variation_data_type: "HTML_ELEMENT",
+    variation: { customfit_meta: { custom_template: template } },
+    properties: { page_path: "/", page_match: "exact_match", domain, custom_template: template },
+  };
+}
+
+/** Audiences of the demo account (product.md §3 conditions over the visitor's attributes). */
+export const FIRST_TIME_AUDIENCE_ID = "aud_first_time_visitors";
+
+export function demoAudiences(): NewAudience[] {
+  return [
+    {
+      id: FIRST_TIME_AUDIENCE_ID,
+      account_id: DEMO_ACCOUNT_ID,
+      name: "First-time visitors",
+      description: "Visitors on their first visit (spec §3 derived property is_first_time_visitor)",
+      condition: { is_first_time_visitor: true },
+    },
   ];
 }
 
@@ -173,6 +309,7 @@ export async function seedDemo(
     password_hash: await hashPassword(owner.password),
     role: "owner",
   });
+  for (const a of demoAudiences()) store.saveAudience(a);
   for (const e of demoExperiences()) store.saveExperience(e);
   return { created: true };
 }

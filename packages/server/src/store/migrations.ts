@@ -99,4 +99,66 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       );
     `,
   },
+  {
+    version: 2,
+    name: "audiences, secret keys, sticky assignments, account revision",
+    sql: `
+      -- The decision caches an account's parsed experiences keyed by this number (product.md §3:
+      -- a publish takes effect on every node's next config call). Triggers bump it on every write
+      -- that changes what a config call answers, so no code path can forget to.
+      ALTER TABLE accounts ADD COLUMN revision INTEGER NOT NULL DEFAULT 1;
+
+      CREATE TABLE audiences (
+        id TEXT PRIMARY KEY,
+        account_id TEXT NOT NULL REFERENCES accounts(id),
+        name TEXT NOT NULL,
+        description TEXT NOT NULL DEFAULT '',
+        condition_json TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE INDEX audiences_account ON audiences (account_id, created_at);
+
+      -- Only the SHA-256 of a secret key is kept: the secret is shown once, at creation.
+      CREATE TABLE secret_keys (
+        id TEXT PRIMARY KEY,
+        account_id TEXT NOT NULL REFERENCES accounts(id),
+        name TEXT NOT NULL,
+        prefix TEXT NOT NULL,
+        key_hash TEXT NOT NULL UNIQUE,
+        created_at TEXT NOT NULL,
+        last_used_at TEXT,
+        revoked_at TEXT
+      );
+      CREATE INDEX secret_keys_account ON secret_keys (account_id);
+
+      -- Sticky assignments (product.md §3), one per visitor and experience, kept in the visitor's
+      -- row as a JSON object: experience id → [rule_id, behaviour_id, variation_id, probability,
+      -- assigned_at]; probability is what the visitor had of getting that variation, stored with
+      -- each exposure. One row per visitor, because every config call reads them and every new
+      -- visitor writes one per experience on the page: as rows of their own, the read and the
+      -- index writes were the largest costs of a config call (docs/benchmarks.md).
+      -- (SQLite json_each / PostgreSQL jsonb_each list them by experience when needed.)
+      ALTER TABLE visitors ADD COLUMN assignments_json TEXT NOT NULL DEFAULT '{}';
+
+      CREATE INDEX exposures_experience ON exposures (account_id, experience_id, variation_id, user_customer_id);
+      CREATE INDEX operators_account ON operators (account_id);
+      CREATE INDEX experiences_account_created ON experiences (account_id, created_at, id);
+
+      CREATE TRIGGER accounts_revision AFTER UPDATE OF name, client_key, settings_json ON accounts
+      BEGIN UPDATE accounts SET revision = revision + 1 WHERE id = NEW.id; END;
+      CREATE TRIGGER experiences_revision_insert AFTER INSERT ON experiences
+      BEGIN UPDATE accounts SET revision = revision + 1 WHERE id = NEW.account_id; END;
+      CREATE TRIGGER experiences_revision_update AFTER UPDATE ON experiences
+      BEGIN UPDATE accounts SET revision = revision + 1 WHERE id IN (OLD.account_id, NEW.account_id); END;
+      CREATE TRIGGER experiences_revision_delete AFTER DELETE ON experiences
+      BEGIN UPDATE accounts SET revision = revision + 1 WHERE id = OLD.account_id; END;
+      CREATE TRIGGER audiences_revision_insert AFTER INSERT ON audiences
+      BEGIN UPDATE accounts SET revision = revision + 1 WHERE id = NEW.account_id; END;
+      CREATE TRIGGER audiences_revision_update AFTER UPDATE ON audiences
+      BEGIN UPDATE accounts SET revision = revision + 1 WHERE id IN (OLD.account_id, NEW.account_id); END;
+      CREATE TRIGGER audiences_revision_delete AFTER DELETE ON audiences
+      BEGIN UPDATE accounts SET revision = revision + 1 WHERE id = OLD.account_id; END;
+    `,
+  },
 ];

@@ -1,18 +1,30 @@
 // The Store on SQLite (better-sqlite3): synchronous, in-process, one file in DATA_DIR.
-// WAL mode lets the dashboard read while the client API writes.
+// WAL mode lets the dashboard read while the client API writes. Statements are prepared once
+// and reused: preparing is most of the cost of a small query.
 
 import Database from "better-sqlite3";
-import type { TrackedEvent, User } from "@storefit/contract";
+import type { Role, TrackedEvent, User } from "@storefit/contract";
 import { MIGRATIONS } from "./migrations.js";
 import type {
   Account,
+  AccountSettings,
+  AccountSnapshot,
+  Assignment,
+  Audience,
+  ClientWrite,
+  DeviceRecord,
   Experience,
   Exposure,
   InsertResult,
+  NewAccount,
+  NewAudience,
   NewExperience,
   Operator,
+  SecretKeyRecord,
   Store,
   StoredEvent,
+  StoredExposure,
+  VariationVisitors,
 } from "./types.js";
 
 type Row = Record<string, unknown>;
@@ -22,7 +34,8 @@ function accountFromRow(row: Row): Account {
     id: row.id as string,
     name: row.name as string,
     client_key: row.client_key as string,
-    settings: JSON.parse(row.settings_json as string) as Account["settings"],
+    settings: JSON.parse(row.settings_json as string) as AccountSettings,
+    revision: row.revision as number,
     created_at: row.created_at as string,
     updated_at: row.updated_at as string,
   };
@@ -43,8 +56,34 @@ function experienceFromRow(row: Row): Experience {
   };
 }
 
+function audienceFromRow(row: Row): Audience {
+  return {
+    id: row.id as string,
+    name: row.name as string,
+    description: row.description as string,
+    condition: JSON.parse(row.condition_json as string) as Audience["condition"],
+    created_at: row.created_at as string,
+    updated_at: row.updated_at as string,
+  };
+}
+
+const secretKeyFromRow = (row: Row): SecretKeyRecord => ({
+  id: row.id as string,
+  account_id: row.account_id as string,
+  name: row.name as string,
+  prefix: row.prefix as string,
+  created_at: row.created_at as string,
+  last_used_at: (row.last_used_at as string | null) ?? null,
+});
+
+const count = (row: unknown) => (row as { n: number }).n;
+
+/** An assignment as kept in visitors.assignments_json (migration 2). */
+type StoredAssignment = [rule_id: string, behaviour_id: string, variation_id: string, probability: number, assigned_at: string];
+
 export class SqliteStore implements Store {
   private readonly db: Database.Database;
+  private readonly statements = new Map<string, Database.Statement>();
 
   /** `file` is a path, or ":memory:" for a throwaway database (still real SQLite). */
   constructor(file: string) {
@@ -52,6 +91,18 @@ export class SqliteStore implements Store {
     this.db.pragma("journal_mode = WAL");
     this.db.pragma("foreign_keys = ON");
     this.db.pragma("busy_timeout = 5000");
+    // Made explicit: every commit is fsynced unless commitClientWrites says otherwise.
+    this.db.pragma("synchronous = FULL");
+  }
+
+  /** A prepared statement, prepared on first use (after migrations created its tables). */
+  private sql(text: string): Database.Statement {
+    let stmt = this.statements.get(text);
+    if (!stmt) {
+      stmt = this.db.prepare(text);
+      this.statements.set(text, stmt);
+    }
+    return stmt;
   }
 
   migrate(): void {
@@ -72,177 +123,415 @@ export class SqliteStore implements Store {
           .run(m.version, m.name, new Date().toISOString());
       })();
     }
+    this.statements.clear();
+  }
+
+  /** Versions applied, for the migration tests. */
+  appliedMigrations(): number[] {
+    return (this.db.prepare("SELECT version FROM schema_migrations ORDER BY version").all() as { version: number }[]).map(
+      (r) => r.version,
+    );
   }
 
   close(): void {
     this.db.close();
   }
 
-  createAccount(a: Omit<Account, "created_at" | "updated_at">): Account {
+  // ---- accounts ----
+
+  createAccount(a: NewAccount): Account {
     const now = new Date().toISOString();
-    this.db
-      .prepare(
-        "INSERT INTO accounts (id, name, client_key, settings_json, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
-      )
-      .run(a.id, a.name, a.client_key, JSON.stringify(a.settings), now, now);
-    return { ...a, created_at: now, updated_at: now };
+    this.sql(
+      "INSERT INTO accounts (id, name, client_key, settings_json, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
+    ).run(a.id, a.name, a.client_key, JSON.stringify(a.settings), now, now);
+    return this.getAccount(a.id)!;
   }
 
   getAccountByClientKey(clientKey: string): Account | null {
-    const row = this.db.prepare("SELECT * FROM accounts WHERE client_key = ?").get(clientKey) as
-      | Row
-      | undefined;
+    const row = this.sql("SELECT * FROM accounts WHERE client_key = ?").get(clientKey) as Row | undefined;
     return row ? accountFromRow(row) : null;
   }
 
   getAccount(id: string): Account | null {
-    const row = this.db.prepare("SELECT * FROM accounts WHERE id = ?").get(id) as Row | undefined;
+    const row = this.sql("SELECT * FROM accounts WHERE id = ?").get(id) as Row | undefined;
     return row ? accountFromRow(row) : null;
   }
 
-  createOperator(o: Operator): void {
-    this.db
-      .prepare(
-        "INSERT INTO operators (id, account_id, email, password_hash, role) VALUES (?, ?, ?, ?, ?)",
-      )
-      .run(o.id, o.account_id, o.email, o.password_hash, o.role);
-  }
-
-  getOperatorByEmail(email: string): Operator | null {
+  getAccountRevision(clientKey: string): { id: string; revision: number } | null {
     return (
-      (this.db.prepare("SELECT * FROM operators WHERE email = ?").get(email) as
-        | Operator
+      (this.sql("SELECT id, revision FROM accounts WHERE client_key = ?").get(clientKey) as
+        | { id: string; revision: number }
         | undefined) ?? null
     );
   }
 
-  getOperator(id: string): Operator | null {
-    return (
-      (this.db.prepare("SELECT * FROM operators WHERE id = ?").get(id) as Operator | undefined) ??
-      null
+  loadAccountSnapshot(accountId: string): AccountSnapshot | null {
+    return this.db.transaction((): AccountSnapshot | null => {
+      const account = this.getAccount(accountId);
+      if (!account) return null;
+      const experiences = (
+        this.sql(
+          "SELECT * FROM experiences WHERE account_id = ? AND status IN ('running', 'draft', 'paused') ORDER BY created_at, id",
+        ).all(accountId) as Row[]
+      ).map(experienceFromRow);
+      return { account, experiences, audiences: this.listAudiences(accountId) };
+    })();
+  }
+
+  updateAccount(id: string, patch: { name?: string; settings?: AccountSettings }): Account | null {
+    const current = this.getAccount(id);
+    if (!current) return null;
+    this.sql("UPDATE accounts SET name = ?, settings_json = ?, updated_at = ? WHERE id = ?").run(
+      patch.name ?? current.name,
+      JSON.stringify(patch.settings ?? current.settings),
+      new Date().toISOString(),
+      id,
+    );
+    return this.getAccount(id);
+  }
+
+  // ---- operators and sessions ----
+
+  createOperator(o: Operator): void {
+    this.sql("INSERT INTO operators (id, account_id, email, password_hash, role) VALUES (?, ?, ?, ?, ?)").run(
+      o.id,
+      o.account_id,
+      o.email,
+      o.password_hash,
+      o.role,
     );
   }
 
+  getOperatorByEmail(email: string): Operator | null {
+    return (this.sql("SELECT * FROM operators WHERE email = ?").get(email) as Operator | undefined) ?? null;
+  }
+
+  getOperator(id: string): Operator | null {
+    return (this.sql("SELECT * FROM operators WHERE id = ?").get(id) as Operator | undefined) ?? null;
+  }
+
+  listOperators(accountId: string): Operator[] {
+    return this.sql("SELECT * FROM operators WHERE account_id = ? ORDER BY email").all(accountId) as Operator[];
+  }
+
+  updateOperatorRole(accountId: string, id: string, role: Role): Operator | null {
+    this.sql("UPDATE operators SET role = ? WHERE id = ? AND account_id = ?").run(role, id, accountId);
+    const op = this.getOperator(id);
+    return op && op.account_id === accountId ? op : null;
+  }
+
+  deleteOperator(accountId: string, id: string): boolean {
+    return this.db.transaction(() => {
+      const op = this.getOperator(id);
+      if (!op || op.account_id !== accountId) return false;
+      this.sql("DELETE FROM sessions WHERE operator_id = ?").run(id);
+      return this.sql("DELETE FROM operators WHERE id = ? AND account_id = ?").run(id, accountId).changes > 0;
+    })();
+  }
+
   createSession(tokenHash: string, operatorId: string, csrfToken: string, expiresAt: number): void {
-    this.db
-      .prepare(
-        "INSERT INTO sessions (token_hash, operator_id, csrf_token, expires_at) VALUES (?, ?, ?, ?)",
-      )
-      .run(tokenHash, operatorId, csrfToken, expiresAt);
+    this.sql("INSERT INTO sessions (token_hash, operator_id, csrf_token, expires_at) VALUES (?, ?, ?, ?)").run(
+      tokenHash,
+      operatorId,
+      csrfToken,
+      expiresAt,
+    );
   }
 
   getSession(tokenHash: string, now: number): { operator_id: string; csrf_token: string } | null {
     return (
-      (this.db
-        .prepare(
-          "SELECT operator_id, csrf_token FROM sessions WHERE token_hash = ? AND expires_at > ?",
-        )
-        .get(tokenHash, now) as { operator_id: string; csrf_token: string } | undefined) ?? null
+      (this.sql("SELECT operator_id, csrf_token FROM sessions WHERE token_hash = ? AND expires_at > ?").get(
+        tokenHash,
+        now,
+      ) as { operator_id: string; csrf_token: string } | undefined) ?? null
     );
   }
 
   deleteSession(tokenHash: string): void {
-    this.db.prepare("DELETE FROM sessions WHERE token_hash = ?").run(tokenHash);
+    this.sql("DELETE FROM sessions WHERE token_hash = ?").run(tokenHash);
   }
+
+  // ---- secret keys ----
+
+  createSecretKey(key: Omit<SecretKeyRecord, "last_used_at">, keyHash: string): SecretKeyRecord {
+    this.sql(
+      "INSERT INTO secret_keys (id, account_id, name, prefix, key_hash, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+    ).run(key.id, key.account_id, key.name, key.prefix, keyHash, key.created_at);
+    return { ...key, last_used_at: null };
+  }
+
+  listSecretKeys(accountId: string): SecretKeyRecord[] {
+    return (
+      this.sql("SELECT * FROM secret_keys WHERE account_id = ? AND revoked_at IS NULL ORDER BY created_at, id").all(
+        accountId,
+      ) as Row[]
+    ).map(secretKeyFromRow);
+  }
+
+  useSecretKey(keyHash: string, now: string): SecretKeyRecord | null {
+    const row = this.sql("SELECT * FROM secret_keys WHERE key_hash = ? AND revoked_at IS NULL").get(keyHash) as
+      | Row
+      | undefined;
+    if (!row) return null;
+    this.sql("UPDATE secret_keys SET last_used_at = ? WHERE id = ?").run(now, row.id);
+    return { ...secretKeyFromRow(row), last_used_at: now };
+  }
+
+  revokeSecretKey(accountId: string, id: string, now: string): boolean {
+    return (
+      this.sql("UPDATE secret_keys SET revoked_at = ? WHERE id = ? AND account_id = ? AND revoked_at IS NULL").run(
+        now,
+        id,
+        accountId,
+      ).changes > 0
+    );
+  }
+
+  // ---- experiences ----
 
   saveExperience(e: NewExperience): Experience {
     const now = new Date().toISOString();
-    const existing = this.db
-      .prepare("SELECT created_at FROM experiences WHERE id = ?")
-      .get(e.id) as { created_at: string } | undefined;
-    this.db
-      .prepare(
-        `INSERT INTO experiences (id, account_id, name, status, kind, priority, pages_json, rules_json, created_at, updated_at)
-         VALUES (@id, @account_id, @name, @status, @kind, @priority, @pages_json, @rules_json, @created_at, @updated_at)
-         ON CONFLICT (id) DO UPDATE SET name = excluded.name, status = excluded.status, kind = excluded.kind,
-           priority = excluded.priority, pages_json = excluded.pages_json, rules_json = excluded.rules_json,
-           updated_at = excluded.updated_at`,
-      )
-      .run({
-        id: e.id,
-        account_id: e.account_id,
-        name: e.name,
-        status: e.status,
-        kind: e.kind,
-        priority: e.priority,
-        pages_json: JSON.stringify(e.pages),
-        rules_json: JSON.stringify(e.rules),
-        created_at: existing?.created_at ?? now,
-        updated_at: now,
-      });
+    const existing = this.sql("SELECT account_id, created_at FROM experiences WHERE id = ?").get(e.id) as
+      | { account_id: string; created_at: string }
+      | undefined;
+    if (existing && existing.account_id !== e.account_id) {
+      throw new Error(`experience ${e.id} belongs to another account`);
+    }
+    this.sql(
+      `INSERT INTO experiences (id, account_id, name, status, kind, priority, pages_json, rules_json, created_at, updated_at)
+       VALUES (@id, @account_id, @name, @status, @kind, @priority, @pages_json, @rules_json, @created_at, @updated_at)
+       ON CONFLICT (id) DO UPDATE SET name = excluded.name, status = excluded.status, kind = excluded.kind,
+         priority = excluded.priority, pages_json = excluded.pages_json, rules_json = excluded.rules_json,
+         updated_at = excluded.updated_at
+       WHERE experiences.account_id = excluded.account_id`,
+    ).run({
+      id: e.id,
+      account_id: e.account_id,
+      name: e.name,
+      status: e.status,
+      kind: e.kind,
+      priority: e.priority,
+      pages_json: JSON.stringify(e.pages),
+      rules_json: JSON.stringify(e.rules),
+      created_at: existing?.created_at ?? now,
+      updated_at: now,
+    });
     return { ...e, created_at: existing?.created_at ?? now, updated_at: now };
+  }
+
+  getExperience(accountId: string, id: string): Experience | null {
+    const row = this.sql("SELECT * FROM experiences WHERE id = ? AND account_id = ?").get(id, accountId) as
+      | Row
+      | undefined;
+    return row ? experienceFromRow(row) : null;
   }
 
   listExperiences(accountId: string): Experience[] {
     return (
-      this.db
-        .prepare("SELECT * FROM experiences WHERE account_id = ? ORDER BY created_at, id")
-        .all(accountId) as Row[]
+      this.sql("SELECT * FROM experiences WHERE account_id = ? ORDER BY created_at, id").all(accountId) as Row[]
     ).map(experienceFromRow);
   }
 
   listRunningExperiences(accountId: string): Experience[] {
     return (
-      this.db
-        .prepare(
-          "SELECT * FROM experiences WHERE account_id = ? AND status = 'running' ORDER BY priority DESC, created_at, id",
-        )
-        .all(accountId) as Row[]
+      this.sql(
+        "SELECT * FROM experiences WHERE account_id = ? AND status = 'running' ORDER BY priority DESC, created_at, id",
+      ).all(accountId) as Row[]
     ).map(experienceFromRow);
   }
 
-  touchVisitor(accountId: string, userId: string, user: User, now: string): void {
-    this.db
-      .prepare(
-        `INSERT INTO visitors (account_id, user_id, user_customer_id, user_json, first_seen, last_seen)
-         VALUES (?, ?, ?, ?, ?, ?)
-         ON CONFLICT (account_id, user_id) DO UPDATE SET user_json = excluded.user_json, last_seen = excluded.last_seen`,
-      )
-      .run(accountId, userId, user.user_customer_id, JSON.stringify(user), now, now);
+  deleteExperience(accountId: string, id: string): boolean {
+    return this.db.transaction(() => {
+      const gone = this.sql("DELETE FROM experiences WHERE id = ? AND account_id = ?").run(id, accountId).changes > 0;
+      // Its sticky assignments go with it (ids match ID_PATTERN: no quote can break the path).
+      const path = `$."${id}"`;
+      if (gone) {
+        this.sql(
+          "UPDATE visitors SET assignments_json = json_remove(assignments_json, ?) WHERE account_id = ? AND json_extract(assignments_json, ?) IS NOT NULL",
+        ).run(path, accountId, path);
+      }
+      return gone;
+    })();
   }
 
-  insertEvents(accountId: string, userId: string, events: TrackedEvent[], now: string): InsertResult {
-    const stmt = this.db.prepare(
+  // ---- audiences ----
+
+  saveAudience(a: NewAudience): Audience {
+    const now = new Date().toISOString();
+    const existing = this.sql("SELECT account_id, created_at FROM audiences WHERE id = ?").get(a.id) as
+      | { account_id: string; created_at: string }
+      | undefined;
+    if (existing && existing.account_id !== a.account_id) {
+      throw new Error(`audience ${a.id} belongs to another account`);
+    }
+    this.sql(
+      `INSERT INTO audiences (id, account_id, name, description, condition_json, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET name = excluded.name, description = excluded.description,
+         condition_json = excluded.condition_json, updated_at = excluded.updated_at
+       WHERE audiences.account_id = excluded.account_id`,
+    ).run(a.id, a.account_id, a.name, a.description, JSON.stringify(a.condition), existing?.created_at ?? now, now);
+    return {
+      id: a.id,
+      name: a.name,
+      description: a.description,
+      condition: a.condition,
+      created_at: existing?.created_at ?? now,
+      updated_at: now,
+    };
+  }
+
+  getAudience(accountId: string, id: string): Audience | null {
+    const row = this.sql("SELECT * FROM audiences WHERE id = ? AND account_id = ?").get(id, accountId) as
+      | Row
+      | undefined;
+    return row ? audienceFromRow(row) : null;
+  }
+
+  listAudiences(accountId: string): Audience[] {
+    return (
+      this.sql("SELECT * FROM audiences WHERE account_id = ? ORDER BY created_at, id").all(accountId) as Row[]
+    ).map(audienceFromRow);
+  }
+
+  deleteAudience(accountId: string, id: string): boolean {
+    return this.sql("DELETE FROM audiences WHERE id = ? AND account_id = ?").run(id, accountId).changes > 0;
+  }
+
+  // ---- visitors and assignments ----
+
+  touchVisitor(accountId: string, userId: string, user: User, now: string): void {
+    this.sql(
+      `INSERT INTO visitors (account_id, user_id, user_customer_id, user_json, first_seen, last_seen)
+       VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (account_id, user_id) DO UPDATE SET user_json = excluded.user_json, last_seen = excluded.last_seen`,
+    ).run(accountId, userId, user.user_customer_id, JSON.stringify(user), now, now);
+  }
+
+  countVisitors(accountId: string): number {
+    return count(this.sql("SELECT count(*) AS n FROM visitors WHERE account_id = ?").get(accountId));
+  }
+
+  getAssignments(accountId: string, userId: string): Map<string, Assignment> {
+    const row = this.sql("SELECT assignments_json FROM visitors WHERE account_id = ? AND user_id = ?")
+      .pluck(true)
+      .get(accountId, userId) as string | undefined;
+    const out = new Map<string, Assignment>();
+    if (!row) return out;
+    for (const [experience_id, value] of Object.entries(JSON.parse(row) as Record<string, StoredAssignment>)) {
+      const [rule_id, behaviour_id, variation_id, probability] = value;
+      out.set(experience_id, { experience_id, rule_id, behaviour_id, variation_id, probability });
+    }
+    return out;
+  }
+
+  /**
+   * The visitor and their new or changed assignments, merged into the stored ones (json_patch:
+   * one key per experience); no transaction of its own (the caller's).
+   */
+  private writeDecision(accountId: string, userId: string, user: User, assignments: readonly Assignment[], now: string): void {
+    const patch: Record<string, StoredAssignment> = {};
+    for (const a of assignments) patch[a.experience_id] = [a.rule_id, a.behaviour_id, a.variation_id, a.probability, now];
+    this.sql(
+      `INSERT INTO visitors (account_id, user_id, user_customer_id, user_json, first_seen, last_seen, assignments_json)
+       VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (account_id, user_id) DO UPDATE SET user_json = excluded.user_json, last_seen = excluded.last_seen,
+         assignments_json = json_patch(visitors.assignments_json, excluded.assignments_json)`,
+    ).run(accountId, userId, user.user_customer_id, JSON.stringify(user), now, now, JSON.stringify(patch));
+  }
+
+  /**
+   * Durability per batch. Accepted events, summaries, devices and alerts are fsynced before their
+   * requests are answered (synchronous=FULL: "nothing accepted is lost", ARCHITECTURE.md), as is
+   * every other write of the service. A batch of config calls only (visitors and sticky
+   * assignments) is committed without its own fsync (synchronous=NORMAL in WAL mode: safe from
+   * corruption and from a crash of the process; an OS crash may lose its last moments, and
+   * bucketing is deterministic, so a lost assignment is made again the same way unless the weights
+   * changed meanwhile); the next fsynced commit makes it durable too. On this project's machines
+   * an fsync costs about a millisecond and blocks the event loop: one per batch of config calls
+   * halved the decision rate (docs/benchmarks.md).
+   */
+  commitClientWrites(writes: readonly ClientWrite[]): InsertResult[] {
+    const durable = writes.some((w) => w.kind !== "decision");
+    if (!durable) this.db.pragma("synchronous = NORMAL");
+    try {
+      return this.commitInOrder(writes);
+    } finally {
+      if (!durable) this.db.pragma("synchronous = FULL");
+    }
+  }
+
+  private commitInOrder(writes: readonly ClientWrite[]): InsertResult[] {
+    return this.db.transaction((): InsertResult[] =>
+      writes.map((w): InsertResult => {
+        switch (w.kind) {
+          case "decision":
+            this.writeDecision(w.accountId, w.userId, w.user, w.assignments, w.now);
+            return { accepted: w.assignments.length, duplicates: 0 };
+          case "events":
+            this.touchVisitor(w.accountId, w.userId, w.user, w.now);
+            return this.writeEvents(w.accountId, w.userId, w.events, w.now);
+          case "exposures":
+            this.touchVisitor(w.accountId, w.userId, w.user, w.now);
+            return this.writeExposures(w.accountId, w.exposures, w.now);
+          case "devices":
+            return this.writeDevices(w.accountId, w.devices, w.now);
+          case "alert":
+            this.addAlert(w.accountId, w.alert, w.now);
+            return { accepted: 1, duplicates: 0 };
+        }
+      }),
+    )();
+  }
+
+  countAssignments(accountId: string): number {
+    return count(
+      this.sql("SELECT count(*) AS n FROM visitors, json_each(visitors.assignments_json) WHERE visitors.account_id = ?").get(accountId),
+    );
+  }
+
+  // ---- events ----
+
+  insertEvents(accountId: string, userId: string, events: readonly TrackedEvent[], now: string): InsertResult {
+    return this.db.transaction(() => this.writeEvents(accountId, userId, events, now))();
+  }
+
+  private writeEvents(accountId: string, userId: string, events: readonly TrackedEvent[], now: string): InsertResult {
+    const stmt = this.sql(
       `INSERT INTO events (account_id, insert_id, event_type, event_customer_id, domain, page_path, user_id,
          session_id, event_timestamp, received_at, event_json)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (account_id, insert_id) DO NOTHING`,
     );
-    return this.db.transaction(() => {
-      let accepted = 0;
-      for (const e of events) {
-        const pagePath = e.properties?.page_path;
-        const r = stmt.run(
-          accountId,
-          e.insert_id,
-          e.event_type,
-          e.event_customer_id,
-          e.domain ?? "",
-          typeof pagePath === "string" ? pagePath : null,
-          userId,
-          e.session_id ?? null,
-          Math.trunc(e.event_timestamp),
-          now,
-          JSON.stringify(e),
-        );
-        accepted += r.changes;
-      }
-      return { accepted, duplicates: events.length - accepted };
-    })();
+    let accepted = 0;
+    for (const e of events) {
+      const pagePath = e.properties?.page_path;
+      accepted += stmt.run(
+        accountId,
+        e.insert_id,
+        e.event_type,
+        e.event_customer_id,
+        e.domain ?? "",
+        typeof pagePath === "string" ? pagePath : null,
+        userId,
+        e.session_id ?? null,
+        Math.trunc(e.event_timestamp),
+        now,
+        JSON.stringify(e),
+      ).changes;
+    }
+    return { accepted, duplicates: events.length - accepted };
   }
 
   countEvents(accountId: string): number {
-    return (
-      this.db.prepare("SELECT count(*) AS n FROM events WHERE account_id = ?").get(accountId) as {
-        n: number;
-      }
-    ).n;
+    return count(this.sql("SELECT count(*) AS n FROM events WHERE account_id = ?").get(accountId));
   }
 
   listEvents(accountId: string, limit: number): StoredEvent[] {
-    const rows = this.db
-      .prepare("SELECT * FROM events WHERE account_id = ? ORDER BY seq DESC LIMIT ?")
-      .all(accountId, limit) as Row[];
+    const rows = this.sql("SELECT * FROM events WHERE account_id = ? ORDER BY seq DESC LIMIT ?").all(
+      accountId,
+      limit,
+    ) as Row[];
     return rows.map((r) => ({
       account_id: r.account_id as string,
       insert_id: r.insert_id as string,
@@ -258,73 +547,107 @@ export class SqliteStore implements Store {
     }));
   }
 
-  insertExposures(accountId: string, exposures: Exposure[], now: string): InsertResult {
-    const stmt = this.db.prepare(
+  // ---- exposures ----
+
+  insertExposures(accountId: string, exposures: readonly Exposure[], now: string): InsertResult {
+    return this.db.transaction(() => this.writeExposures(accountId, exposures, now))();
+  }
+
+  private writeExposures(accountId: string, exposures: readonly Exposure[], now: string): InsertResult {
+    const stmt = this.sql(
       `INSERT INTO exposures (account_id, user_customer_id, user_id, session_id, config_id, experience_id, rule_id,
          behaviour_id, variation_id, is_template_config, probability, requested_time, received_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT DO NOTHING`,
     );
-    return this.db.transaction(() => {
-      let accepted = 0;
-      for (const x of exposures) {
-        accepted += stmt.run(
-          accountId,
-          x.user_customer_id,
-          x.user_id ?? null,
-          x.session_id ?? "",
-          x.config_id,
-          x.experience_id ?? null,
-          x.rule_id ?? null,
-          x.behaviour_id ?? null,
-          x.variation_id ?? "",
-          x.is_template_config ? 1 : 0,
-          x.probability ?? null,
-          Math.trunc(x.requested_time),
-          now,
-        ).changes;
-      }
-      return { accepted, duplicates: exposures.length - accepted };
-    })();
+    let accepted = 0;
+    for (const x of exposures) {
+      accepted += stmt.run(
+        accountId,
+        x.user_customer_id,
+        x.user_id ?? null,
+        x.session_id ?? "",
+        x.config_id,
+        x.experience_id ?? null,
+        x.rule_id ?? null,
+        x.behaviour_id ?? null,
+        x.variation_id ?? "",
+        x.is_template_config ? 1 : 0,
+        x.probability ?? null,
+        Math.trunc(x.requested_time),
+        now,
+      ).changes;
+    }
+    return { accepted, duplicates: exposures.length - accepted };
   }
 
   countExposures(accountId: string): number {
-    return (
-      this.db.prepare("SELECT count(*) AS n FROM exposures WHERE account_id = ?").get(accountId) as {
-        n: number;
-      }
-    ).n;
+    return count(this.sql("SELECT count(*) AS n FROM exposures WHERE account_id = ?").get(accountId));
   }
 
-  addDevices(
-    accountId: string,
-    devices: { device_customer_id: string; device_type: string; user_id: string }[],
-    now: string,
-  ): InsertResult {
-    const stmt = this.db.prepare(
+  listExposures(accountId: string, limit: number): StoredExposure[] {
+    const rows = this.sql("SELECT * FROM exposures WHERE account_id = ? ORDER BY seq DESC LIMIT ?").all(
+      accountId,
+      limit,
+    ) as Row[];
+    return rows.map((r) => ({
+      config_id: r.config_id as string,
+      user_customer_id: r.user_customer_id as string,
+      user_id: (r.user_id as string | null) ?? null,
+      session_id: r.session_id as string,
+      requested_time: r.requested_time as number,
+      variation_id: r.variation_id as string,
+      ...(r.experience_id != null ? { experience_id: r.experience_id as string } : {}),
+      ...(r.rule_id != null ? { rule_id: r.rule_id as string } : {}),
+      ...(r.behaviour_id != null ? { behaviour_id: r.behaviour_id as string } : {}),
+      is_template_config: r.is_template_config === 1,
+      probability: (r.probability as number | null) ?? null,
+    }));
+  }
+
+  exposureVisitors(accountId: string, experienceId: string): { distinct: number; byVariation: VariationVisitors[] } {
+    const distinct = count(
+      this.sql("SELECT count(DISTINCT user_customer_id) AS n FROM exposures WHERE account_id = ? AND experience_id = ?").get(
+        accountId,
+        experienceId,
+      ),
+    );
+    const byVariation = this.sql(
+      `SELECT variation_id, count(DISTINCT user_customer_id) AS visitors FROM exposures
+       WHERE account_id = ? AND experience_id = ? GROUP BY variation_id ORDER BY variation_id`,
+    ).all(accountId, experienceId) as VariationVisitors[];
+    return { distinct, byVariation };
+  }
+
+  // ---- devices and alerts ----
+
+  addDevices(accountId: string, devices: readonly DeviceRecord[], now: string): InsertResult {
+    return this.db.transaction(() => this.writeDevices(accountId, devices, now))();
+  }
+
+  private writeDevices(accountId: string, devices: readonly DeviceRecord[], now: string): InsertResult {
+    const stmt = this.sql(
       `INSERT INTO devices (account_id, device_customer_id, device_type, user_id, created_at)
        VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
     );
-    return this.db.transaction(() => {
-      let accepted = 0;
-      for (const d of devices) {
-        accepted += stmt.run(accountId, d.device_customer_id, d.device_type, d.user_id, now).changes;
-      }
-      return { accepted, duplicates: devices.length - accepted };
-    })();
+    let accepted = 0;
+    for (const d of devices) accepted += stmt.run(accountId, d.device_customer_id, d.device_type, d.user_id, now).changes;
+    return { accepted, duplicates: devices.length - accepted };
+  }
+
+  countDevices(accountId: string): number {
+    return count(this.sql("SELECT count(*) AS n FROM devices WHERE account_id = ?").get(accountId));
   }
 
   addAlert(accountId: string, alert: unknown, now: string): void {
-    this.db
-      .prepare("INSERT INTO alerts (account_id, alert_json, received_at) VALUES (?, ?, ?)")
-      .run(accountId, JSON.stringify(alert), now);
+    this.sql("INSERT INTO alerts (account_id, alert_json, received_at) VALUES (?, ?, ?)").run(
+      accountId,
+      JSON.stringify(alert),
+      now,
+    );
   }
 
   countAlerts(accountId: string): number {
-    return (
-      this.db.prepare("SELECT count(*) AS n FROM alerts WHERE account_id = ?").get(accountId) as {
-        n: number;
-      }
-    ).n;
+    return count(this.sql("SELECT count(*) AS n FROM alerts WHERE account_id = ?").get(accountId));
   }
 }

@@ -1,77 +1,58 @@
 // The one storage interface of the service (product.md §1: "keep storage behind one
 // interface"). SQLite implements it today; a PostgreSQL implementation must satisfy the same
 // methods later, so nothing here leaks SQL or better-sqlite3 types.
+//
+// An experience is stored as one aggregate (its rules, behaviours, variations and configs
+// together): the admin API edits it whole and the decision reads it whole, so splitting it into
+// tables would only add joins. Audiences are shared between experiences and live on their own.
 
 import type {
+  AccountSettings,
+  Audience,
   ConfigSummary,
-  ExperienceKind,
-  ExperienceStatus,
-  PageMatch,
+  ExperienceDetail,
   Role,
-  StorefitSettings,
   TrackedEvent,
   User,
-  Config,
 } from "@storefit/contract";
 
-/** What an account stores: everything of the settings global except what the service derives. */
-export type AccountSettings = Omit<StorefitSettings, "client_key" | "api_host" | "cdn_host">;
+export type {
+  AccountSettings,
+  Audience,
+  BehaviourDefinition,
+  ConfigDefinition,
+  PageTarget,
+  RuleDefinition,
+  VariationDefinition,
+} from "@storefit/contract";
 
 export type Account = {
   id: string;
   name: string;
   client_key: string;
   settings: AccountSettings;
+  /** Bumped in the database by every write to the account, its experiences or its audiences. */
+  revision: number;
   created_at: string;
   updated_at: string;
 };
 
-/** A config as the operator defines it inside a variation; the service completes it per answer. */
-export type ConfigDefinition = Pick<
-  Config,
-  "config_customer_id" | "config_id" | "variation" | "variation_data_type" | "properties"
-> & { version?: number };
+export type NewAccount = Omit<Account, "created_at" | "updated_at" | "revision">;
 
-export type VariationDefinition = {
-  id: string;
-  name: string;
-  /** Relative weight; the weights of a behaviour need not sum to 1. */
-  weight: number;
-  configs: ConfigDefinition[];
-};
-
-export type BehaviourDefinition = {
-  id: string;
-  name: string;
-  /** Share of the matched audience that enters the experience, 0..1. */
-  traffic_allocation: number;
-  variations: VariationDefinition[];
-};
-
-export type RuleDefinition = {
-  id: string;
-  /** null: everyone. Audiences arrive with the decision engine (issue 6). */
-  audience_id: string | null;
-  audience_name?: string;
-  behaviour: BehaviourDefinition;
-};
-
-export type PageTarget = { domain: string; page_path: string; page_match: PageMatch };
-
-export type Experience = {
-  id: string;
-  account_id: string;
-  name: string;
-  status: ExperienceStatus;
-  kind: ExperienceKind;
-  priority: number;
-  pages: PageTarget[];
-  rules: RuleDefinition[];
-  created_at: string;
-  updated_at: string;
-};
-
+export type Experience = ExperienceDetail & { account_id: string };
 export type NewExperience = Omit<Experience, "created_at" | "updated_at">;
+
+export type NewAudience = Omit<Audience, "created_at" | "updated_at"> & { account_id: string };
+
+/**
+ * What the decision needs of one account, read in one consistent snapshot: the account, its
+ * experiences that can still be shown (running, and draft or paused for preview) and audiences.
+ */
+export type AccountSnapshot = {
+  account: Account;
+  experiences: Experience[];
+  audiences: Audience[];
+};
 
 export type Operator = {
   id: string;
@@ -80,6 +61,38 @@ export type Operator = {
   password_hash: string;
   role: Role;
 };
+
+export type SecretKeyRecord = {
+  id: string;
+  account_id: string;
+  name: string;
+  prefix: string;
+  created_at: string;
+  last_used_at: string | null;
+};
+
+/**
+ * A visitor's sticky assignment to one experience (product.md §3): the variation they got and
+ * the probability they had of getting it (traffic allocation × weight share, 1 when forced).
+ */
+export type Assignment = {
+  experience_id: string;
+  rule_id: string;
+  behaviour_id: string;
+  variation_id: string;
+  probability: number;
+};
+
+export type DeviceRecord = { device_customer_id: string; device_type: string; user_id: string };
+
+/** What one client API request writes (product.md §3 client API), committed with its neighbours. */
+export type ClientWrite =
+  /** A config call: the visitor, and the assignments that are new or changed. */
+  | { kind: "decision"; accountId: string; userId: string; user: User; assignments: readonly Assignment[]; now: string }
+  | { kind: "events"; accountId: string; userId: string; user: User; events: readonly TrackedEvent[]; now: string }
+  | { kind: "exposures"; accountId: string; userId: string; user: User; exposures: readonly Exposure[]; now: string }
+  | { kind: "devices"; accountId: string; devices: readonly DeviceRecord[]; now: string }
+  | { kind: "alert"; accountId: string; alert: unknown; now: string };
 
 export type StoredEvent = {
   account_id: string;
@@ -95,47 +108,88 @@ export type StoredEvent = {
   event: TrackedEvent;
 };
 
-export type Exposure = ConfigSummary & { probability?: number };
+export type Exposure = ConfigSummary & { probability?: number | null };
+
+export type StoredExposure = Omit<Exposure, "user_id"> & { user_id: string | null };
 
 export type InsertResult = { accepted: number; duplicates: number };
+
+export type VariationVisitors = { variation_id: string; visitors: number };
 
 export interface Store {
   /** Applies pending numbered migrations; safe to call on every start. */
   migrate(): void;
   close(): void;
 
-  createAccount(account: Omit<Account, "created_at" | "updated_at">): Account;
+  createAccount(account: NewAccount): Account;
   getAccountByClientKey(clientKey: string): Account | null;
   getAccount(id: string): Account | null;
+  /** The hot path's one read per config call: which account a key names, at which revision. */
+  getAccountRevision(clientKey: string): { id: string; revision: number } | null;
+  /** The account, its showable experiences and audiences, read in one transaction. */
+  loadAccountSnapshot(accountId: string): AccountSnapshot | null;
+  updateAccount(id: string, patch: { name?: string; settings?: AccountSettings }): Account | null;
 
   createOperator(operator: Operator): void;
   getOperatorByEmail(email: string): Operator | null;
   getOperator(id: string): Operator | null;
+  listOperators(accountId: string): Operator[];
+  updateOperatorRole(accountId: string, id: string, role: Role): Operator | null;
+  /** Removes the operator and their sessions. */
+  deleteOperator(accountId: string, id: string): boolean;
 
   createSession(tokenHash: string, operatorId: string, csrfToken: string, expiresAt: number): void;
   getSession(tokenHash: string, now: number): { operator_id: string; csrf_token: string } | null;
   deleteSession(tokenHash: string): void;
 
+  /** `keyHash` is the SHA-256 of the secret; the secret itself is never stored. */
+  createSecretKey(key: Omit<SecretKeyRecord, "last_used_at">, keyHash: string): SecretKeyRecord;
+  listSecretKeys(accountId: string): SecretKeyRecord[];
+  /** A key that is not revoked, marked as used at `now`. */
+  useSecretKey(keyHash: string, now: string): SecretKeyRecord | null;
+  revokeSecretKey(accountId: string, id: string, now: string): boolean;
+
+  /** Inserts or replaces (by id, within the account) an experience. */
   saveExperience(experience: NewExperience): Experience;
+  getExperience(accountId: string, id: string): Experience | null;
   listExperiences(accountId: string): Experience[];
   listRunningExperiences(accountId: string): Experience[];
+  /** Deletes the experience and its assignments; exposures and events stay (they happened). */
+  deleteExperience(accountId: string, id: string): boolean;
+
+  saveAudience(audience: NewAudience): Audience;
+  getAudience(accountId: string, id: string): Audience | null;
+  listAudiences(accountId: string): Audience[];
+  deleteAudience(accountId: string, id: string): boolean;
 
   /** Records the visitor (first and last seen). */
   touchVisitor(accountId: string, userId: string, user: User, now: string): void;
+  countVisitors(accountId: string): number;
+
+  /** The visitor's sticky assignments, by experience id. */
+  getAssignments(accountId: string, userId: string): Map<string, Assignment>;
+  countAssignments(accountId: string): number;
+
+  /**
+   * The writes of client API requests, applied in order in one transaction (all or none), with
+   * one result per write. The service groups concurrent requests' writes here (group commit).
+   */
+  commitClientWrites(writes: readonly ClientWrite[]): InsertResult[];
 
   /** Idempotent on (account, insert_id): a repeated event counts as a duplicate, stored once. */
-  insertEvents(accountId: string, userId: string, events: TrackedEvent[], now: string): InsertResult;
+  insertEvents(accountId: string, userId: string, events: readonly TrackedEvent[], now: string): InsertResult;
   countEvents(accountId: string): number;
   listEvents(accountId: string, limit: number): StoredEvent[];
 
-  insertExposures(accountId: string, exposures: Exposure[], now: string): InsertResult;
+  /** Idempotent on the summary's natural key (a summary has no insert id). */
+  insertExposures(accountId: string, exposures: readonly Exposure[], now: string): InsertResult;
   countExposures(accountId: string): number;
+  listExposures(accountId: string, limit: number): StoredExposure[];
+  /** Distinct visitors exposed to one experience, in all and per variation. */
+  exposureVisitors(accountId: string, experienceId: string): { distinct: number; byVariation: VariationVisitors[] };
 
-  addDevices(
-    accountId: string,
-    devices: { device_customer_id: string; device_type: string; user_id: string }[],
-    now: string,
-  ): InsertResult;
+  addDevices(accountId: string, devices: readonly DeviceRecord[], now: string): InsertResult;
+  countDevices(accountId: string): number;
   addAlert(accountId: string, alert: unknown, now: string): void;
   countAlerts(accountId: string): number;
 }

@@ -1,0 +1,103 @@
+// What the admin API checks about an experience beyond its JSON Schema (product.md §3): ids the
+// service assigns, ids unique within the experience, audiences that exist in the same account,
+// the status transitions, and what "publishable" means.
+
+import { randomBytes } from "node:crypto";
+import type { ExperienceInput, ExperienceStatus, RuleInput } from "@storefit/contract";
+import type { Experience, RuleDefinition, Store } from "../store/types.js";
+import { HttpError } from "../http/errors.js";
+
+/** A new id: a prefix saying what it names, then 12 random bytes (base64url, 16 characters). */
+export const newId = (prefix: string) => `${prefix}_${randomBytes(12).toString("base64url")}`;
+
+/** Fills in the ids the caller left out (rules, behaviours, variations). */
+export function withIds(rules: readonly RuleInput[]): RuleDefinition[] {
+  return rules.map((r) => ({
+    id: r.id ?? newId("rule"),
+    audience_id: r.audience_id ?? null,
+    ...(r.audience_name !== undefined ? { audience_name: r.audience_name } : {}),
+    behaviour: {
+      ...r.behaviour,
+      id: r.behaviour.id ?? newId("beh"),
+      variations: r.behaviour.variations.map((v) => ({ ...v, id: v.id ?? newId("var") })),
+    },
+  }));
+}
+
+/**
+ * Ids are unique within the experience — variations across all rules, because
+ * "expId:variationId" (desired experiences) names one — config keys unique within a variation,
+ * and every audience belongs to the account.
+ */
+export function checkRules(store: Store, accountId: string, rules: readonly RuleDefinition[]): void {
+  const seen = new Set<string>();
+  const unique = (kind: string, id: string) => {
+    const key = `${kind}:${id}`;
+    if (seen.has(key)) throw new HttpError(400, "invalid_body", `Duplicate ${kind} id "${id}"`);
+    seen.add(key);
+  };
+  for (const rule of rules) {
+    unique("rule", rule.id);
+    unique("behaviour", rule.behaviour.id);
+    if (rule.audience_id !== null && !store.getAudience(accountId, rule.audience_id)) {
+      throw new HttpError(400, "invalid_reference", `Rule ${rule.id}: no audience "${rule.audience_id}" in this account`);
+    }
+    for (const v of rule.behaviour.variations) {
+      unique("variation", v.id);
+      const keys = new Set<string>();
+      for (const c of v.configs) {
+        if (keys.has(c.config_customer_id)) {
+          throw new HttpError(400, "invalid_body", `Variation ${v.id}: duplicate config_customer_id "${c.config_customer_id}"`);
+        }
+        keys.add(c.config_customer_id);
+      }
+    }
+  }
+}
+
+/** Why an experience cannot run, or null when it can. */
+export function unpublishableReason(e: Pick<Experience, "pages" | "rules">): string | null {
+  if (e.pages.length === 0) return "It targets no page";
+  if (e.rules.length === 0) return "It has no rule";
+  const showable = e.rules.some(
+    (r) => r.behaviour.traffic_allocation > 0 && r.behaviour.variations.some((v) => v.weight > 0),
+  );
+  return showable ? null : "No rule has traffic and a variation with a positive weight";
+}
+
+/**
+ * Allowed status changes. Archived is the end of an experience's life: it leaves the decision
+ * for good (even preview), and can only come back as a draft.
+ */
+export const STATUS_TRANSITIONS: Readonly<Record<ExperienceStatus, readonly ExperienceStatus[]>> = {
+  draft: ["running", "archived"],
+  running: ["paused", "archived"],
+  paused: ["running", "archived"],
+  archived: ["draft"],
+};
+
+export function checkTransition(from: ExperienceStatus, to: ExperienceStatus): void {
+  if (from === to) return;
+  if (!STATUS_TRANSITIONS[from].includes(to)) {
+    throw new HttpError(409, "invalid_transition", `An experience cannot go from ${from} to ${to}`);
+  }
+}
+
+/** The experience as stored from an input, keeping status and timestamps of `existing`. */
+export function fromInput(
+  accountId: string,
+  id: string,
+  input: ExperienceInput,
+  status: ExperienceStatus,
+): Omit<Experience, "created_at" | "updated_at"> {
+  return {
+    id,
+    account_id: accountId,
+    name: input.name,
+    status,
+    kind: input.kind,
+    priority: input.priority ?? 0,
+    pages: input.pages,
+    rules: withIds(input.rules),
+  };
+}

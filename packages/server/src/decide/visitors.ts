@@ -1,0 +1,61 @@
+// What this node remembers of the visitors it decided for recently: their sticky assignments as
+// of an account revision, and when it last wrote their record. A returning visitor's config call
+// then reads and writes nothing of theirs in the database.
+//
+// Why this cannot serve a stale assignment across nodes: within one account revision, every
+// assignment is a deterministic function of (experience, rule, visitor) — the same on every node
+// — and forced choices (desired experiences) are never stored (decide.ts). Whatever another node
+// stored for this visitor at this revision, this node computes the same. Anything that can change
+// an assignment otherwise (new weights, a removed variation, a changed rule) is a write to the
+// experience, which moves the revision and retires every entry made before it.
+
+import type { Assignment, Store } from "../store/types.js";
+
+/** How stale a visitor's record (last seen, latest user object) may get before a config call writes it again. */
+export const VISITOR_REFRESH_MS = 60_000;
+
+/** Visitors remembered per node (each entry holds a few assignments: ~1–2 KB). */
+export const VISITOR_CACHE_SIZE = 20_000;
+
+export type VisitorEntry = {
+  revision: number;
+  assignments: Map<string, Assignment>;
+  /** When this node last wrote the visitor's record, or null. */
+  recordedMs: number | null;
+};
+
+export class RecentVisitors {
+  private readonly entries = new Map<string, VisitorEntry>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly maxEntries = VISITOR_CACHE_SIZE,
+  ) {}
+
+  /** The visitor's stored assignments as of `revision`, read from the store when not known. */
+  entry(accountId: string, userId: string, revision: number): VisitorEntry {
+    const key = `${accountId} ${userId}`;
+    let e = this.entries.get(key);
+    if (e) this.entries.delete(key); // re-inserted below: Map order is the recency order
+    if (!e || e.revision !== revision) {
+      e = { revision, assignments: this.store.getAssignments(accountId, userId), recordedMs: e?.recordedMs ?? null };
+    }
+    if (this.entries.size >= this.maxEntries) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest !== undefined) this.entries.delete(oldest);
+    }
+    this.entries.set(key, e);
+    return e;
+  }
+
+  /** Whether the visitor's record is due to be written again. */
+  stale(e: VisitorEntry, nowMs: number): boolean {
+    return e.recordedMs === null || nowMs - e.recordedMs >= VISITOR_REFRESH_MS;
+  }
+
+  /** After a committed write: the new assignments, and when. */
+  recorded(e: VisitorEntry, assignments: readonly Assignment[], nowMs: number): void {
+    for (const a of assignments) e.assignments.set(a.experience_id, a);
+    e.recordedMs = nowMs;
+  }
+}

@@ -1,0 +1,223 @@
+// Experiences (product.md §3 "Decisions") and their results. Viewers read; editors (and secret
+// keys) create, edit, publish and delete.
+//
+// Status is changed only by POST /api/experiences/{id}/status — never by PUT or PATCH — so a
+// publish is one explicit act that can be checked (transitions, publishability) and audited
+// apart from edits. A publish takes effect on every node's next config call: it bumps the
+// account's revision in the database, which each config call reads (decide/snapshots.ts).
+
+import type { FastifyInstance } from "fastify";
+import type {
+  ExperienceDetail,
+  ExperienceInput,
+  ExperienceListResponse,
+  ExperiencePatch,
+  ExperienceResults,
+  ExperienceStatusChange,
+} from "@storefit/contract";
+import type { Experience } from "../store/types.js";
+import { requireAccess } from "../auth/access.js";
+import { checkRules, checkTransition, fromInput, newId, unpublishableReason } from "../admin/experiences.js";
+import { HttpError, sendError } from "../http/errors.js";
+import { exposureResults } from "../results/exposures.js";
+import { ADMIN_SECURITY, errorResponses, idParams, obj, id } from "../schemas/common.js";
+import {
+  experienceBody,
+  experienceDetailSchema,
+  experienceListSchema,
+  experiencePatchBody,
+  resultsSchema,
+  statusBody,
+} from "../schemas/admin.js";
+import type { AdminOptions } from "./admin.js";
+
+export function experienceDetail(e: Experience): ExperienceDetail {
+  return {
+    id: e.id,
+    name: e.name,
+    status: e.status,
+    kind: e.kind,
+    priority: e.priority,
+    pages: e.pages,
+    rules: e.rules,
+    created_at: e.created_at,
+    updated_at: e.updated_at,
+  };
+}
+
+const toInput = (e: Experience): ExperienceInput => ({
+  name: e.name,
+  kind: e.kind,
+  priority: e.priority,
+  pages: e.pages,
+  rules: e.rules,
+});
+
+export function experienceRoutes(app: FastifyInstance, opts: AdminOptions): void {
+  const { store } = opts;
+  const viewer = requireAccess(opts, "viewer");
+  const editor = requireAccess(opts, "editor");
+  const doc = (summary: string, tags = ["experiences"]) => ({ summary, tags, security: ADMIN_SECURITY });
+
+  const load = (accountId: string, expId: string): Experience => {
+    const e = store.getExperience(accountId, expId);
+    if (!e) throw new HttpError(404, "not_found", `No experience "${expId}" in this account`);
+    return e;
+  };
+
+  /** Checks and stores an edited experience; a running one must stay publishable. */
+  const save = (accountId: string, expId: string, input: ExperienceInput, status: Experience["status"]) => {
+    const next = fromInput(accountId, expId, input, status);
+    checkRules(store, accountId, next.rules);
+    const reason = status === "running" ? unpublishableReason(next) : null;
+    if (reason) throw new HttpError(409, "not_publishable", `${reason}; pause it before such an edit`);
+    return store.saveExperience(next);
+  };
+
+  app.get(
+    "/api/experiences",
+    {
+      onRequest: viewer,
+      schema: { ...doc("All experiences, oldest first"), response: { 200: experienceListSchema, ...errorResponses(401) } },
+    },
+    async (req): Promise<ExperienceListResponse> => ({
+      experiences: store.listExperiences(req.caller!.account.id).map((e) => ({
+        id: e.id,
+        name: e.name,
+        status: e.status,
+        kind: e.kind,
+        priority: e.priority,
+        pages: e.pages,
+        variation_count: e.rules.reduce((n, r) => n + r.behaviour.variations.length, 0),
+        updated_at: e.updated_at,
+      })),
+    }),
+  );
+
+  app.post<{ Body: ExperienceInput }>(
+    "/api/experiences",
+    {
+      onRequest: editor,
+      schema: {
+        ...doc("Create an experience (a draft); ids left out are assigned"),
+        body: experienceBody,
+        response: { 201: experienceDetailSchema, ...errorResponses(400, 401, 403, 413, 415) },
+      },
+    },
+    async (req, reply) => {
+      const saved = save(req.caller!.account.id, newId("exp"), req.body, "draft");
+      return reply.code(201).send(experienceDetail(saved));
+    },
+  );
+
+  app.get<{ Params: { id: string } }>(
+    "/api/experiences/:id",
+    {
+      onRequest: viewer,
+      schema: { ...doc("One experience, whole"), params: idParams, response: { 200: experienceDetailSchema, ...errorResponses(400, 401, 404) } },
+    },
+    async (req) => experienceDetail(load(req.caller!.account.id, req.params.id)),
+  );
+
+  app.put<{ Params: { id: string }; Body: ExperienceInput }>(
+    "/api/experiences/:id",
+    {
+      onRequest: editor,
+      schema: {
+        ...doc("Replace an experience (status kept). Keep variation ids to keep visitors' sticky assignments"),
+        params: idParams,
+        body: experienceBody,
+        response: { 200: experienceDetailSchema, ...errorResponses(400, 401, 403, 404, 409, 413, 415) },
+      },
+    },
+    async (req) => {
+      const accountId = req.caller!.account.id;
+      const current = load(accountId, req.params.id);
+      return experienceDetail(save(accountId, current.id, req.body, current.status));
+    },
+  );
+
+  app.patch<{ Params: { id: string }; Body: ExperiencePatch }>(
+    "/api/experiences/:id",
+    {
+      onRequest: editor,
+      schema: {
+        ...doc("Replace some fields of an experience (status kept)"),
+        params: idParams,
+        body: experiencePatchBody,
+        response: { 200: experienceDetailSchema, ...errorResponses(400, 401, 403, 404, 409, 413, 415) },
+      },
+    },
+    async (req) => {
+      const accountId = req.caller!.account.id;
+      const current = load(accountId, req.params.id);
+      return experienceDetail(save(accountId, current.id, { ...toInput(current), ...req.body }, current.status));
+    },
+  );
+
+  app.delete<{ Params: { id: string } }>(
+    "/api/experiences/:id",
+    {
+      onRequest: editor,
+      schema: {
+        ...doc("Delete an experience that is not running; its exposures and events stay"),
+        params: idParams,
+        response: { 204: { description: "Deleted", type: "null" }, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (req, reply) => {
+      const accountId = req.caller!.account.id;
+      const current = load(accountId, req.params.id);
+      if (current.status === "running") {
+        return sendError(reply, 409, "invalid_transition", "Pause or archive a running experience before deleting it");
+      }
+      store.deleteExperience(accountId, current.id);
+      return reply.code(204).send();
+    },
+  );
+
+  app.post<{ Params: { id: string }; Body: ExperienceStatusChange }>(
+    "/api/experiences/:id/status",
+    {
+      onRequest: editor,
+      schema: {
+        ...doc(
+          "Publish (running), pause, archive or restore (archived → draft). Allowed: draft → running | archived; running → paused | archived; paused → running | archived; archived → draft",
+        ),
+        params: idParams,
+        body: statusBody,
+        response: { 200: experienceDetailSchema, ...errorResponses(400, 401, 403, 404, 409, 415) },
+      },
+    },
+    async (req) => {
+      const accountId = req.caller!.account.id;
+      const current = load(accountId, req.params.id);
+      const to = req.body.status;
+      checkTransition(current.status, to);
+      if (to === "running") {
+        const reason = unpublishableReason(current);
+        if (reason) throw new HttpError(409, "not_publishable", reason);
+      }
+      if (to === current.status) return experienceDetail(current);
+      const { created_at: _c, updated_at: _u, ...rest } = current;
+      return experienceDetail(store.saveExperience({ ...rest, status: to }));
+    },
+  );
+
+  app.get<{ Params: { experienceId: string } }>(
+    "/api/results/:experienceId",
+    {
+      onRequest: viewer,
+      schema: {
+        ...doc("Exposures per variation: distinct visitors and their share", ["results"]),
+        params: obj({ experienceId: id }, ["experienceId"]),
+        response: { 200: resultsSchema, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (req): Promise<ExperienceResults> => {
+      const accountId = req.caller!.account.id;
+      const experience = load(accountId, req.params.experienceId);
+      return exposureResults(experience, store.exposureVisitors(accountId, experience.id));
+    },
+  );
+}

@@ -1,0 +1,235 @@
+// JSON Schemas of the admin API's bodies and answers (packages/contract/src/admin.ts).
+
+import { bool, enumOf, id, obj, str } from "./common.js";
+import { configDefinitionSchema } from "./config.js";
+import { settingsPatchSchema, settingsSchema } from "./settings.js";
+
+const ROLE = enumOf(["owner", "editor", "viewer"]);
+const STATUS = enumOf(["draft", "running", "paused", "archived"]);
+const KIND = enumOf(["personalization", "ab_test"]);
+const timestamp = { type: "string", description: "ISO 8601" };
+const name = str(200, 1);
+
+// ---- session ----
+
+export const signInBody = obj({ email: str(254, 3), password: str(1024, 1) }, ["email", "password"]);
+
+export const sessionInfoSchema = obj(
+  {
+    user: obj({ id, email: str(254), role: ROLE }, ["id", "email", "role"]),
+    account: obj({ id, name: str(200), client_key: str(128) }, ["id", "name", "client_key"]),
+    csrf_token: str(64),
+  },
+  ["user", "account", "csrf_token"],
+);
+
+// ---- account, members, keys ----
+
+export const accountPatchBody = obj({ name, settings: settingsPatchSchema }, [], "Fields to change");
+
+export const accountViewSchema = obj(
+  {
+    id,
+    name: str(200),
+    client_key: str(128),
+    access_level: { const: "client" },
+    settings: settingsSchema,
+    revision: { type: "integer" },
+    created_at: timestamp,
+    updated_at: timestamp,
+  },
+  ["id", "name", "client_key", "access_level", "settings", "revision", "created_at", "updated_at"],
+);
+
+const EMAIL = { type: "string", minLength: 3, maxLength: 254, pattern: "^[^@\\s]+@[^@\\s]+$" };
+
+export const memberSchema = obj({ id, email: str(254), role: ROLE }, ["id", "email", "role"]);
+export const memberListSchema = obj({ members: { type: "array", items: memberSchema } }, ["members"]);
+export const memberBody = obj({ email: EMAIL, password: str(1024, 10), role: ROLE }, ["email", "password", "role"]);
+export const memberPatchBody = obj({ role: ROLE }, ["role"]);
+
+export const keyBody = obj({ name: str(100, 1) }, ["name"]);
+const keyProperties = {
+  id,
+  name: str(100),
+  prefix: str(16),
+  created_at: timestamp,
+  last_used_at: { type: ["string", "null"] },
+};
+export const keySchema = obj(keyProperties, ["id", "name", "prefix", "created_at", "last_used_at"]);
+export const keyListSchema = obj({ keys: { type: "array", items: keySchema } }, ["keys"]);
+export const keyCreatedSchema = obj(
+  { ...keyProperties, secret: { type: "string", description: "sk_…; shown once, only its hash is stored" } },
+  ["id", "name", "prefix", "created_at", "last_used_at", "secret"],
+);
+
+// ---- experiences ----
+
+const pageTarget = obj(
+  {
+    domain: { type: "string", maxLength: 253, description: "Empty: the account's main domain" },
+    page_path: str(2048, 1),
+    page_match: enumOf(["exact_match", "contains", "regex"]),
+  },
+  ["domain", "page_path", "page_match"],
+);
+
+const variationSchema = (idRequired: boolean) =>
+  obj(
+    {
+      id,
+      name,
+      weight: { type: "number", minimum: 0, maximum: 1_000_000, description: "Relative weight" },
+      configs: { type: "array", maxItems: 500, items: configDefinitionSchema },
+    },
+    idRequired ? ["id", "name", "weight", "configs"] : ["name", "weight", "configs"],
+  );
+
+const behaviourSchema = (idRequired: boolean) =>
+  obj(
+    {
+      id,
+      name,
+      traffic_allocation: { type: "number", minimum: 0, maximum: 1, description: "Share of the audience that enters" },
+      variations: { type: "array", minItems: 1, maxItems: 50, items: variationSchema(idRequired) },
+      config_modifications: obj({ device_specific: bool }),
+      ga_measurement_id: str(64),
+    },
+    idRequired ? ["id", "name", "traffic_allocation", "variations"] : ["name", "traffic_allocation", "variations"],
+  );
+
+const ruleSchema = (idRequired: boolean) =>
+  obj(
+    {
+      id,
+      audience_id: { anyOf: [id, { type: "null" }], description: "null or absent: everyone" },
+      audience_name: str(200),
+      behaviour: behaviourSchema(idRequired),
+    },
+    idRequired ? ["id", "audience_id", "behaviour"] : ["behaviour"],
+  );
+
+const experienceInputProperties = {
+  name,
+  kind: KIND,
+  priority: { type: "integer", minimum: -1000, maximum: 1000, description: "Higher wins an element" },
+  pages: { type: "array", maxItems: 200, items: pageTarget },
+  rules: { type: "array", maxItems: 50, items: ruleSchema(false), description: "First matching rule wins" },
+};
+
+export const experienceBody = obj(experienceInputProperties, ["name", "kind", "pages", "rules"], "A new or replaced experience");
+export const experiencePatchBody = obj(experienceInputProperties, [], "Fields to replace");
+export const statusBody = obj({ status: STATUS }, ["status"]);
+
+export const experienceDetailSchema = obj(
+  {
+    ...experienceInputProperties,
+    id,
+    status: STATUS,
+    rules: { type: "array", items: ruleSchema(true) },
+    created_at: timestamp,
+    updated_at: timestamp,
+  },
+  ["id", "name", "status", "kind", "priority", "pages", "rules", "created_at", "updated_at"],
+);
+
+export const experienceListSchema = obj(
+  {
+    experiences: {
+      type: "array",
+      items: obj(
+        {
+          id,
+          name,
+          status: STATUS,
+          kind: KIND,
+          priority: { type: "integer" },
+          pages: { type: "array", items: pageTarget },
+          variation_count: { type: "integer" },
+          updated_at: timestamp,
+        },
+        ["id", "name", "status", "kind", "priority", "pages", "variation_count", "updated_at"],
+      ),
+    },
+  },
+  ["experiences"],
+);
+
+// ---- audiences ----
+
+export const audienceBody = obj(
+  {
+    name,
+    description: str(2000),
+    condition: {
+      type: "object",
+      description: "MongoDB-style condition over the visitor's attributes ($and, $or, $in, $regex, $vgt, …)",
+    },
+  },
+  ["name", "condition"],
+);
+
+export const audienceSchema = obj(
+  {
+    id,
+    name,
+    description: str(2000),
+    condition: { type: "object" },
+    created_at: timestamp,
+    updated_at: timestamp,
+  },
+  ["id", "name", "description", "condition", "created_at", "updated_at"],
+);
+export const audienceListSchema = obj({ audiences: { type: "array", items: audienceSchema } }, ["audiences"]);
+
+// ---- results and events ----
+
+export const resultsSchema = obj(
+  {
+    experience_id: id,
+    total_visitors: { type: "integer" },
+    variations: {
+      type: "array",
+      items: obj(
+        {
+          variation_id: str(256),
+          name: { type: ["string", "null"] },
+          visitors: { type: "integer", description: "Distinct visitors with an exposure" },
+          share: { type: "number" },
+          expected_share: { type: ["number", "null"] },
+        },
+        ["variation_id", "name", "visitors", "share", "expected_share"],
+      ),
+    },
+  },
+  ["experience_id", "total_visitors", "variations"],
+);
+
+export const eventsQuery = obj({
+  // Query values are strings; the validator does not coerce types.
+  limit: { type: "string", pattern: "^(?:[1-9][0-9]?|[1-4][0-9]{2}|500)$", description: "1–500, default 50" },
+});
+
+export const eventListSchema = obj(
+  {
+    total: { type: "integer" },
+    events: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: {
+          insert_id: str(128),
+          event_type: str(64),
+          event_customer_id: str(512),
+          domain: str(253),
+          page_path: { type: ["string", "null"] },
+          user_id: str(64),
+          session_id: { type: ["string", "null"] },
+          event_timestamp: { type: "number" },
+          received_at: timestamp,
+        },
+      },
+    },
+  },
+  ["total", "events"],
+);

@@ -1,0 +1,68 @@
+// Small JSON Schema builders shared by the route schemas. The same objects validate requests
+// (Fastify's Ajv) and describe them in /api/openapi.json, so the two cannot drift.
+
+export type JsonSchema = { [key: string]: unknown };
+
+export const str = (maxLength = 1024, minLength = 0): JsonSchema =>
+  minLength > 0 ? { type: "string", minLength, maxLength } : { type: "string", maxLength };
+
+export const bool: JsonSchema = { type: "boolean" };
+export const num: JsonSchema = { type: "number" };
+
+export const strArray = (maxItems = 100, maxLength = 256): JsonSchema => ({
+  type: "array",
+  maxItems,
+  items: str(maxLength),
+});
+
+/** A closed object: unknown keys are refused so a typo is seen at once (ARCHITECTURE.md). */
+export function obj(properties: Record<string, JsonSchema>, required: string[] = [], description?: string): JsonSchema {
+  return {
+    type: "object",
+    ...(description ? { description } : {}),
+    ...(required.length ? { required } : {}),
+    additionalProperties: false,
+    properties,
+  };
+}
+
+export const enumOf = (values: readonly string[]): JsonSchema => ({ type: "string", enum: [...values] });
+
+/** Ids we generate and ids a caller chooses: no ":" (it separates "expId:variationId"). */
+export const ID_PATTERN = "^[A-Za-z0-9_.-]{1,128}$";
+export const id: JsonSchema = { type: "string", pattern: ID_PATTERN };
+
+export const idParams = obj({ id }, ["id"]);
+
+/** `{ error: { code, message } }`: every 4xx/5xx answer of the service. */
+export const errorSchema: JsonSchema = obj(
+  {
+    error: obj({ code: str(64), message: str(2048), details: {} }, ["code", "message"]),
+  },
+  ["error"],
+);
+
+/** Response documentation: a status and what it means, with a body schema where there is one. */
+export type ResponseDocs = Record<number, JsonSchema>;
+
+export const describe = (schema: JsonSchema, description: string): JsonSchema => ({ ...schema, description });
+
+export const errorResponses = (...statuses: number[]): ResponseDocs => {
+  const meaning: Record<number, string> = {
+    400: "Invalid JSON or a body, query or path that does not fit the schema",
+    401: "Not signed in, or an unknown key",
+    403: "The role, the CSRF token or the origin does not allow this",
+    404: "Not found in this account",
+    409: "Conflicts with the current state",
+    413: "The body is larger than 1 MiB",
+    415: "Unsupported content type",
+    429: "Rate limited; see Retry-After",
+  };
+  return Object.fromEntries(statuses.map((s) => [s, describe(errorSchema, meaning[s] ?? "Error")]));
+};
+
+/** The security requirement of every /api route but sign-in and the OpenAPI document. */
+export const ADMIN_SECURITY: SecurityRequirement[] = [{ session: [] }, { secretKey: [] }];
+
+/** OpenAPI security requirement: scheme name → scopes (none here). */
+export type SecurityRequirement = Record<string, string[]>;

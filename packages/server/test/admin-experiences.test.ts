@@ -1,0 +1,307 @@
+// Experiences through the admin API: CRUD, validation, status changes, publishing that takes
+// effect on every node's next config call, sticky assignments across edits, and results.
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { ConfigsResponse, ExperienceDetail, ExperienceResults } from "@storefit/contract";
+import { buildApp } from "../src/app.js";
+import { SqliteStore } from "../src/store/sqlite.js";
+import { DEMO_CLIENT_KEY } from "../src/seed/demo.js";
+import { FIXED_NOW, FORM, MEMBER_PASSWORD, SHOP_ORIGIN, addOperator, call, experienceBody, makeApp, signIn, user } from "./helpers.js";
+import type { Auth, TestApp } from "./helpers.js";
+
+let t: TestApp;
+let owner: Auth;
+
+beforeEach(async () => {
+  t = await makeApp();
+  owner = await signIn(t.app);
+});
+afterEach(async () => {
+  await t.close();
+});
+
+async function create(body: unknown = experienceBody(), auth: Auth = owner): Promise<ExperienceDetail> {
+  const res = await call(t.app, auth, "POST", "/api/experiences", body);
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json() as ExperienceDetail;
+}
+
+const setStatus = (id: string, status: string, auth: Auth = owner) => call(t.app, auth, "POST", `/api/experiences/${id}/status`, { status });
+
+function configsFor(app = t.app, visitor = "visitor-1", path = "/") {
+  return app
+    .inject({
+      method: "POST",
+      url: `/v1/users/configs/?cfenc=${DEMO_CLIENT_KEY}`,
+      headers: { "content-type": FORM, origin: SHOP_ORIGIN },
+      payload: JSON.stringify({ user: user(visitor), current_page_path: path, current_domain: "littlesprouts.localhost" }),
+    })
+    .then((r) => r.json() as ConfigsResponse);
+}
+
+describe("CRUD", () => {
+  it("creates a draft with the ids it was given, reads it, lists it", async () => {
+    const created = await create();
+    expect(created.id).toMatch(/^exp_/);
+    expect(created).toMatchObject({ status: "draft", name: "Hero headline test", priority: 3 });
+    expect(created.rules[0]!.behaviour.variations.map((v) => v.id)).toEqual(["var_a", "var_b"]);
+    const read = await call(t.app, owner, "GET", `/api/experiences/${created.id}`);
+    expect(read.json()).toEqual(created);
+    const list = (await call(t.app, owner, "GET", "/api/experiences")).json() as { experiences: { id: string }[] };
+    expect(list.experiences.map((e) => e.id)).toContain(created.id);
+  });
+
+  it("assigns the ids a caller leaves out", async () => {
+    const body = experienceBody();
+    const rule = body.rules[0]!;
+    delete (rule as { id?: string }).id;
+    delete (rule as { audience_id?: unknown }).audience_id;
+    delete (rule.behaviour as { id?: string }).id;
+    for (const v of rule.behaviour.variations) delete (v as { id?: string }).id;
+    const created = await create(body);
+    const r = created.rules[0]!;
+    expect(r.id).toMatch(/^rule_/);
+    expect(r.audience_id).toBeNull();
+    expect(r.behaviour.id).toMatch(/^beh_/);
+    expect(new Set(r.behaviour.variations.map((v) => v.id)).size).toBe(2);
+  });
+
+  it("PUT replaces, PATCH replaces some fields, both keep the status; DELETE removes a non-running one", async () => {
+    const created = await create();
+    const put = await call(t.app, owner, "PUT", `/api/experiences/${created.id}`, experienceBody({ name: "Renamed", priority: 7 }));
+    expect(put.json()).toMatchObject({ id: created.id, name: "Renamed", priority: 7, status: "draft", created_at: created.created_at });
+    const patch = await call(t.app, owner, "PATCH", `/api/experiences/${created.id}`, { kind: "personalization" });
+    expect(patch.json()).toMatchObject({ name: "Renamed", kind: "personalization", status: "draft" });
+    expect((await call(t.app, owner, "DELETE", `/api/experiences/${created.id}`)).statusCode).toBe(204);
+    expect((await call(t.app, owner, "GET", `/api/experiences/${created.id}`)).statusCode).toBe(404);
+  });
+
+  it("a seeded experience round-trips through PUT unchanged (the schema covers every config it uses)", async () => {
+    for (const id of ["exp_price_message", "exp_uk_tax_line", "exp_welcome_popup", "exp_gallery_device"]) {
+      const current = (await call(t.app, owner, "GET", `/api/experiences/${id}`)).json() as ExperienceDetail;
+      const { name, kind, priority, pages, rules } = current;
+      const res = await call(t.app, owner, "PUT", `/api/experiences/${id}`, { name, kind, priority, pages, rules });
+      expect(res.statusCode, res.body).toBe(200);
+      expect((res.json() as ExperienceDetail).rules).toEqual(rules);
+    }
+  });
+});
+
+describe("validation: 4xx JSON, nothing stored", () => {
+  const base = experienceBody();
+  const variationA = base.rules[0]!.behaviour.variations[0]!;
+  const withVariation = (v: unknown) => experienceBody({ rules: [{ ...base.rules[0], behaviour: { ...base.rules[0]!.behaviour, variations: [v] } }] });
+  const withConfig = (c: Record<string, unknown>) => withVariation({ ...variationA, configs: [{ ...variationA.configs[0], ...c }] });
+  const cases: [string, unknown, number, string][] = [
+    ["missing name", { ...base, name: undefined }, 400, "invalid_body"],
+    ["unknown top-level key", { ...base, status: "running" }, 400, "invalid_body"],
+    ["wrong kind", { ...base, kind: "banner" }, 400, "invalid_body"],
+    ["priority as a string", { ...base, priority: "high" }, 400, "invalid_body"],
+    ["bad page match", { ...base, pages: [{ domain: "", page_path: "/", page_match: "glob" }] }, 400, "invalid_body"],
+    ["traffic over 1", withVariation(variationA) && experienceBody({ rules: [{ ...base.rules[0], behaviour: { ...base.rules[0]!.behaviour, traffic_allocation: 1.5 } }] }), 400, "invalid_body"],
+    ["negative weight", withVariation({ ...variationA, weight: -1 }), 400, "invalid_body"],
+    ["an id with a colon", withVariation({ ...variationA, id: "a:b" }), 400, "invalid_body"],
+    ["unknown variation field", withConfig({ variation: { innerHtml: "typo" } }), 400, "invalid_body"],
+    ["a NUMBER config holding text", withConfig({ variation_data_type: "NUMBER", variation: "ten" }), 400, "invalid_body"],
+    ["a template without settings' trigger", withConfig({ variation: { customfit_meta: { custom_template: { id: "t", properties: { settings: {} } } } } }), 400, "invalid_body"],
+    ["a move without a position", withConfig({ variation: { customfit_meta: { move_action: { target: "#x" } } } }), 400, "invalid_body"],
+    ["duplicate variation ids", withVariation(variationA) && experienceBody({ rules: [{ ...base.rules[0], behaviour: { ...base.rules[0]!.behaviour, variations: [variationA, variationA] } }] }), 400, "invalid_body"],
+    ["an audience that does not exist", experienceBody({ rules: [{ ...base.rules[0], audience_id: "aud_nope" }] }), 400, "invalid_reference"],
+    ["invalid JSON", "{oops", 400, "invalid_json"],
+    ["a JSON array", "[]", 400, "invalid_body"],
+  ];
+  for (const [name, body, status, code] of cases) {
+    it(`${name} → ${status} ${code}`, async () => {
+      const before = t.store.listExperiences(t.account.id).length;
+      const res = await call(t.app, owner, "POST", "/api/experiences", body);
+      expect(res.statusCode, res.body).toBe(status);
+      expect(res.headers["content-type"]).toMatch(/^application\/json/);
+      expect(res.json()).toMatchObject({ error: { code } });
+      expect(t.store.listExperiences(t.account.id)).toHaveLength(before);
+      expect((await t.app.inject("/healthz")).statusCode).toBe(200);
+    });
+  }
+
+  it("a body over 1 MiB → 413; a form body → 415; nothing stored", async () => {
+    const big = experienceBody({ name: "x".repeat(1_100_000) });
+    expect((await call(t.app, owner, "POST", "/api/experiences", big)).statusCode).toBe(413);
+    const form = await call(t.app, owner, "POST", "/api/experiences", JSON.stringify(experienceBody()), { "content-type": FORM });
+    expect(form.statusCode).toBe(415);
+    expect(form.json()).toMatchObject({ error: { code: "unsupported_media_type" } });
+    expect(t.store.listExperiences(t.account.id)).toHaveLength(4);
+  });
+
+  it("unknown ids answer 404 JSON", async () => {
+    for (const [method, url] of [["GET", "/api/experiences/exp_none"], ["DELETE", "/api/experiences/exp_none"], ["GET", "/api/results/exp_none"]] as const) {
+      const res = await call(t.app, owner, method, url);
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toMatchObject({ error: { code: "not_found" } });
+    }
+  });
+});
+
+describe("status and publishing", () => {
+  it("publishing takes effect on the next config call; pausing removes it", async () => {
+    const created = await create();
+    expect((await configsFor()).configs).toEqual({});
+    const published = await setStatus(created.id, "running");
+    expect(published.json()).toMatchObject({ status: "running" });
+    const answer = await configsFor();
+    expect(answer.configs.hero_title?.experience_behaviour_response?.experience_id).toBe(created.id);
+    // An edit of a running experience shows at once too.
+    await call(t.app, owner, "PATCH", `/api/experiences/${created.id}`, { pages: [{ domain: "", page_path: "/cart", page_match: "exact_match" }] });
+    expect((await configsFor()).configs).toEqual({});
+    expect((await configsFor(t.app, "visitor-1", "/cart")).configs.hero_title).toBeDefined();
+    await setStatus(created.id, "paused");
+    expect((await configsFor(t.app, "visitor-1", "/cart")).configs).toEqual({});
+  });
+
+  it("takes effect on every node: a second service on the same database sees the publish", async () => {
+    const nodeB = new SqliteStore(t.file);
+    const appB = await buildApp({ store: nodeB, clock: () => FIXED_NOW });
+    try {
+      const created = await create();
+      expect((await configsFor(appB)).configs).toEqual({}); // node B caches the account now
+      await setStatus(created.id, "running"); // through node A
+      expect((await configsFor(appB)).configs.hero_title?.experience_behaviour_response?.experience_id).toBe(created.id);
+    } finally {
+      await appB.close();
+      nodeB.close();
+    }
+  });
+
+  it("allows only the documented transitions", async () => {
+    const created = await create();
+    const steps: [string, number][] = [
+      ["paused", 409],
+      ["running", 200],
+      ["draft", 409],
+      ["paused", 200],
+      ["running", 200],
+      ["archived", 200],
+      ["running", 409],
+      ["draft", 200],
+    ];
+    for (const [status, code] of steps) {
+      const res = await setStatus(created.id, status);
+      expect(res.statusCode, `→ ${status}`).toBe(code);
+      if (code === 409) expect(res.json()).toMatchObject({ error: { code: "invalid_transition" } });
+    }
+    expect((await setStatus(created.id, "live")).statusCode).toBe(400);
+  });
+
+  it("refuses to publish what cannot run, and to break a running experience by an edit", async () => {
+    const noPages = await create(experienceBody({ pages: [] }));
+    const res = await setStatus(noPages.id, "running");
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toMatchObject({ error: { code: "not_publishable" } });
+    const running = await create();
+    await setStatus(running.id, "running");
+    const edit = await call(t.app, owner, "PATCH", `/api/experiences/${running.id}`, { rules: [] });
+    expect(edit.statusCode).toBe(409);
+    expect(t.store.getExperience(t.account.id, running.id)!.rules).toHaveLength(1);
+    expect((await call(t.app, owner, "DELETE", `/api/experiences/${running.id}`)).statusCode).toBe(409);
+  });
+});
+
+describe("sticky assignments across edits", () => {
+  it("visitors keep their variation when weights change; a removed variation reassigns its visitors", async () => {
+    const created = await create();
+    await setStatus(created.id, "running");
+    const visitors = Array.from({ length: 40 }, (_, i) => `sticky-${i}`);
+    const first = new Map<string, string>();
+    for (const v of visitors) first.set(v, (await configsFor(t.app, v)).configs.hero_title!.variation_id);
+    const onB = visitors.filter((v) => first.get(v) === "var_b");
+    expect(onB.length).toBeGreaterThan(5);
+    expect(onB.length).toBeLessThan(35);
+
+    // Weights 1:1 → 1:0. Everyone assigned keeps their variation; a new visitor gets A.
+    const body = experienceBody();
+    body.rules[0]!.behaviour.variations[1]!.weight = 0;
+    expect((await call(t.app, owner, "PUT", `/api/experiences/${created.id}`, body)).statusCode).toBe(200);
+    for (const v of visitors) expect((await configsFor(t.app, v)).configs.hero_title!.variation_id).toBe(first.get(v));
+    for (let i = 0; i < 10; i++) expect((await configsFor(t.app, `fresh-${i}`)).configs.hero_title!.variation_id).toBe("var_a");
+
+    // Remove B: its visitors move to A; A's visitors stay.
+    body.rules[0]!.behaviour.variations.splice(1, 1);
+    expect((await call(t.app, owner, "PUT", `/api/experiences/${created.id}`, body)).statusCode).toBe(200);
+    for (const v of visitors) expect((await configsFor(t.app, v)).configs.hero_title!.variation_id).toBe("var_a");
+    const account = t.store.getAccountByClientKey(DEMO_CLIENT_KEY)!;
+    expect(t.store.countAssignments(account.id)).toBe(visitors.length + 10);
+  });
+});
+
+describe("results", () => {
+  it("counts distinct exposed visitors per variation from the stored summaries", async () => {
+    const summary = (visitor: string, variation: string, session: string) => ({
+      config_id: "cfg_price_message_gentle-baby-wash",
+      user_customer_id: visitor,
+      requested_time: FIXED_NOW,
+      variation_id: variation,
+      experience_id: "exp_price_message",
+      session_id: session,
+    });
+    const summaries = [
+      summary("a", "var_price_control", "s1"),
+      summary("a", "var_price_control", "s2"), // the same visitor again: counted once
+      summary("b", "var_price_control", "s1"),
+      summary("c", "var_price_free_shipping", "s1"),
+      summary("d", "var_removed", "s1"),
+    ];
+    const res = await t.app.inject({
+      method: "POST",
+      url: `/v1/config/request/summary/?cfenc=${DEMO_CLIENT_KEY}`,
+      headers: { "content-type": FORM, origin: SHOP_ORIGIN },
+      payload: JSON.stringify({ user: user("a"), summaries }),
+    });
+    expect(res.statusCode).toBe(200);
+    const results = (await call(t.app, owner, "GET", "/api/results/exp_price_message")).json() as ExperienceResults;
+    expect(results).toEqual({
+      experience_id: "exp_price_message",
+      total_visitors: 4,
+      variations: [
+        { variation_id: "var_price_control", name: "Control", visitors: 2, share: 0.5, expected_share: 0.5 },
+        { variation_id: "var_price_free_shipping", name: "Free shipping", visitors: 1, share: 0.25, expected_share: 0.5 },
+        { variation_id: "var_removed", name: null, visitors: 1, share: 0.25, expected_share: null },
+      ],
+    });
+    const empty = (await call(t.app, owner, "GET", "/api/results/exp_uk_tax_line")).json() as ExperienceResults;
+    expect(empty).toEqual({
+      experience_id: "exp_uk_tax_line",
+      total_visitors: 0,
+      variations: [{ variation_id: "var_uk_tax_line", name: "VAT included, free delivery", visitors: 0, share: 0, expected_share: 1 }],
+    });
+  });
+});
+
+describe("roles", () => {
+  it("a viewer reads experiences and results but changes nothing; an editor edits and publishes", async () => {
+    await addOperator(t.store, t.account.id, "viewer@test.example", "viewer");
+    await addOperator(t.store, t.account.id, "editor@test.example", "editor");
+    const viewer = await signIn(t.app, { email: "viewer@test.example", password: MEMBER_PASSWORD });
+    const editor = await signIn(t.app, { email: "editor@test.example", password: MEMBER_PASSWORD });
+    expect((await call(t.app, viewer, "GET", "/api/experiences/exp_price_message")).statusCode).toBe(200);
+    expect((await call(t.app, viewer, "GET", "/api/results/exp_price_message")).statusCode).toBe(200);
+    for (const [method, url, body] of [
+      ["POST", "/api/experiences", experienceBody()],
+      ["PATCH", "/api/experiences/exp_price_message", { name: "x" }],
+      ["PUT", "/api/experiences/exp_price_message", experienceBody()],
+      ["DELETE", "/api/experiences/exp_price_message", undefined],
+      ["POST", "/api/experiences/exp_price_message/status", { status: "paused" }],
+    ] as const) {
+      const res = await call(t.app, viewer, method, url, body);
+      expect(res.statusCode, `${method} ${url}`).toBe(403);
+      expect(res.json()).toMatchObject({ error: { code: "forbidden" } });
+    }
+    expect(t.store.getExperience(t.account.id, "exp_price_message")!.status).toBe("running");
+    const made = await create(experienceBody(), editor);
+    expect((await setStatus(made.id, "running", editor)).statusCode).toBe(200);
+  });
+
+  it("a write without the CSRF token is refused before anything is read or stored", async () => {
+    const { cookie } = owner as { cookie: string };
+    const res = await t.app.inject({ method: "POST", url: "/api/experiences", headers: { cookie, "content-type": "application/json" }, payload: JSON.stringify(experienceBody()) });
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toMatchObject({ error: { code: "csrf" } });
+    expect(t.store.listExperiences(t.account.id)).toHaveLength(4);
+  });
+});

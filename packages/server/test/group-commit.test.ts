@@ -1,0 +1,43 @@
+// Group commit: concurrent writes share one transaction, each caller gets its own result after
+// the commit, and one failing write fails only its own caller.
+import { describe, expect, it } from "vitest";
+import { GroupCommit } from "../src/store/group-commit.js";
+
+describe("GroupCommit", () => {
+  it("commits what was submitted in the same turn of the event loop together, in order", async () => {
+    const batches: number[][] = [];
+    const gc = new GroupCommit<number, number>((items) => {
+      batches.push([...items]);
+      return items.map((x) => x * 10);
+    });
+    const results = await Promise.all([1, 2, 3].map((x) => gc.submit(x)));
+    expect(results).toEqual([10, 20, 30]);
+    expect(batches).toEqual([[1, 2, 3]]);
+    expect(await gc.submit(4)).toBe(40);
+    expect(batches).toEqual([[1, 2, 3], [4]]);
+  });
+
+  it("caps a batch", async () => {
+    const sizes: number[] = [];
+    const gc = new GroupCommit<number, number>((items) => (sizes.push(items.length), [...items]), 2);
+    await Promise.all([1, 2, 3, 4, 5].map((x) => gc.submit(x)));
+    expect(sizes).toEqual([2, 2, 1]);
+  });
+
+  it("when the shared transaction fails, retries each write alone", async () => {
+    const gc = new GroupCommit<number, number>((items) => {
+      if (items.includes(13)) throw new Error("unlucky");
+      return [...items];
+    });
+    const results = await Promise.allSettled([12, 13, 14].map((x) => gc.submit(x)));
+    expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+  });
+
+  it("flush commits at once (shutdown)", () => {
+    const seen: number[] = [];
+    const gc = new GroupCommit<number, number>((items) => (seen.push(...items), [...items]));
+    void gc.submit(7);
+    gc.flush();
+    expect(seen).toEqual([7]);
+  });
+});

@@ -1,0 +1,145 @@
+// The SQLite store: numbered, append-only migrations (an old database upgrades in place, keeping
+// its data) and the account revision that every write bumps in the database.
+import { afterEach, describe, expect, it } from "vitest";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { SETTINGS_DEFAULTS } from "@storefit/contract";
+import { MIGRATIONS } from "../src/store/migrations.js";
+import { SqliteStore } from "../src/store/sqlite.js";
+
+const dirs: string[] = [];
+const tempFile = () => {
+  const dir = mkdtempSync(join(tmpdir(), "storefit-store-"));
+  dirs.push(dir);
+  return join(dir, "db.sqlite");
+};
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+const settings = { ...SETTINGS_DEFAULTS, domain: "shop.example" };
+
+describe("migrations", () => {
+  it("are numbered 1, 2, … without gaps", () => {
+    expect(MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((_, i) => i + 1));
+  });
+
+  it("upgrade a database made by migration 1 in place, keeping its rows", () => {
+    const file = tempFile();
+    // A database as the walking skeleton left it: only migration 1 applied, with data.
+    const old = new Database(file);
+    old.exec("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)");
+    old.exec(MIGRATIONS[0]!.sql);
+    old.prepare("INSERT INTO schema_migrations VALUES (1, 'initial', '2026-01-01')").run();
+    old.prepare("INSERT INTO accounts VALUES ('acc_1', 'Old Shop', 'ck_old', ?, '2026-01-01', '2026-01-01')").run(JSON.stringify(settings));
+    old.prepare(
+      "INSERT INTO experiences VALUES ('exp_1', 'acc_1', 'Old', 'running', 'ab_test', 0, '[]', '[]', '2026-01-01', '2026-01-01')",
+    ).run();
+    old.close();
+
+    const store = new SqliteStore(file);
+    store.migrate();
+    expect(store.appliedMigrations()).toEqual(MIGRATIONS.map((m) => m.version));
+    const account = store.getAccountByClientKey("ck_old")!;
+    expect(account).toMatchObject({ id: "acc_1", name: "Old Shop", revision: 1 });
+    expect(store.listExperiences("acc_1").map((e) => e.name)).toEqual(["Old"]);
+    // Running it again is a no-op.
+    store.migrate();
+    expect(store.appliedMigrations()).toEqual(MIGRATIONS.map((m) => m.version));
+    store.close();
+  });
+});
+
+describe("the account revision", () => {
+  it("moves with every write to the account, its experiences and its audiences, and only its own", () => {
+    const store = new SqliteStore(tempFile());
+    store.migrate();
+    store.createAccount({ id: "a", name: "A", client_key: "ck_a", settings });
+    store.createAccount({ id: "b", name: "B", client_key: "ck_b", settings });
+    const rev = (id: string) => store.getAccount(id)!.revision;
+    const seen = [rev("a")];
+    const step = (write: () => void) => {
+      write();
+      expect(rev("a")).toBeGreaterThan(seen[seen.length - 1]!);
+      seen.push(rev("a"));
+    };
+    const exp = { id: "e", account_id: "a", name: "E", status: "draft" as const, kind: "ab_test" as const, priority: 0, pages: [], rules: [] };
+    step(() => store.saveExperience(exp));
+    step(() => store.saveExperience({ ...exp, status: "running" }));
+    step(() => store.saveAudience({ id: "aud", account_id: "a", name: "X", description: "", condition: {} }));
+    step(() => store.saveAudience({ id: "aud", account_id: "a", name: "Y", description: "", condition: {} }));
+    step(() => store.updateAccount("a", { name: "A2" }));
+    step(() => store.deleteAudience("a", "aud"));
+    step(() => store.deleteExperience("a", "e"));
+    expect(rev("b")).toBe(1);
+    expect(store.getAccountRevision("ck_a")).toEqual({ id: "a", revision: rev("a") });
+    // Visitors, assignments and events do not change what a config call answers: no bump.
+    const before = rev("a");
+    store.commitClientWrites([
+      {
+        kind: "decision",
+        accountId: "a",
+        userId: "u1",
+        user: { user_customer_id: "c1", anonymous: true },
+        assignments: [{ experience_id: "e", rule_id: "r", behaviour_id: "b", variation_id: "v", probability: 0.5 }],
+        now: "2026-01-01T00:00:00.000Z",
+      },
+      {
+        kind: "events",
+        accountId: "a",
+        userId: "u1",
+        user: { user_customer_id: "c1", anonymous: true },
+        events: [{ event_type: "PAGE", event_customer_id: "x|p", insert_id: "i1", event_timestamp: 1 }],
+        now: "2026-01-01T00:00:00.000Z",
+      },
+    ]);
+    expect([store.countAssignments("a"), store.countEvents("a"), store.countVisitors("a")]).toEqual([1, 1, 1]);
+    expect(rev("a")).toBe(before);
+    store.close();
+  });
+
+  it("keeps each visitor's assignments per experience, merges new ones, and drops a deleted experience's", () => {
+    const store = new SqliteStore(tempFile());
+    store.migrate();
+    store.createAccount({ id: "a", name: "A", client_key: "ck_a", settings });
+    const exp = (id: string) => ({ id, account_id: "a", name: id, status: "draft" as const, kind: "ab_test" as const, priority: 0, pages: [], rules: [] });
+    store.saveExperience(exp("e1"));
+    store.saveExperience(exp("e.2"));
+    const decision = (assignments: { experience_id: string; variation_id: string }[]) => ({
+      kind: "decision" as const,
+      accountId: "a",
+      userId: "u1",
+      user: { user_customer_id: "c1", anonymous: true },
+      assignments: assignments.map((x) => ({ ...x, rule_id: "r", behaviour_id: "b", probability: 0.25 })),
+      now: "2026-01-01T00:00:00.000Z",
+    });
+    store.commitClientWrites([decision([{ experience_id: "e1", variation_id: "v1" }])]);
+    store.commitClientWrites([decision([{ experience_id: "e.2", variation_id: "v2" }])]);
+    store.commitClientWrites([decision([{ experience_id: "e1", variation_id: "v3" }])]);
+    expect([...store.getAssignments("a", "u1").values()]).toEqual([
+      { experience_id: "e1", rule_id: "r", behaviour_id: "b", variation_id: "v3", probability: 0.25 },
+      { experience_id: "e.2", rule_id: "r", behaviour_id: "b", variation_id: "v2", probability: 0.25 },
+    ]);
+    expect(store.countAssignments("a")).toBe(2);
+    store.deleteExperience("a", "e.2");
+    expect([...store.getAssignments("a", "u1").keys()]).toEqual(["e1"]);
+    expect(store.getAssignments("a", "nobody").size).toBe(0);
+    store.close();
+  });
+
+  it("an experience or audience id of one account cannot be overwritten from another", () => {
+    const store = new SqliteStore(tempFile());
+    store.migrate();
+    store.createAccount({ id: "a", name: "A", client_key: "ck_a", settings });
+    store.createAccount({ id: "b", name: "B", client_key: "ck_b", settings });
+    const exp = { id: "e", account_id: "a", name: "E", status: "draft" as const, kind: "ab_test" as const, priority: 0, pages: [], rules: [] };
+    store.saveExperience(exp);
+    expect(() => store.saveExperience({ ...exp, account_id: "b", name: "stolen" })).toThrow(/another account/);
+    expect(store.getExperience("a", "e")!.name).toBe("E");
+    store.saveAudience({ id: "aud", account_id: "a", name: "X", description: "", condition: {} });
+    expect(() => store.saveAudience({ id: "aud", account_id: "b", name: "stolen", description: "", condition: {} })).toThrow(/another account/);
+    store.close();
+  });
+});
