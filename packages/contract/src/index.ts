@@ -5,3 +5,4 @@ export * from "./settings.js";
 export type * from "./types.js";
 export type * from "./admin.js";
 export * from "./match/index.js";
+export * from "./editor-protocol.js";
