@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 
-export const BUDGETS_BYTES = { "storefit.js": 16 * 1024, "storefit-ext.js": 8 * 1024, "shopify-pixel.js": 3 * 1024 };
+export const BUDGETS_BYTES = { "storefit.js": 16 * 1024, "storefit-ext.js": 8 * 1024, "shopify-pixel.js": 3 * 1024, "storefit-editor.js": 12 * 1024 };
 
 // `node size.mjs FILE BUDGET` checks another file (the budget's own test uses it).
 const files = process.argv[2]
