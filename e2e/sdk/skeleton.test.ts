@@ -189,3 +189,27 @@ describe("the config call's rules (spec §4, §7, §8)", () => {
     expect(call.at - start).toBeGreaterThanOrEqual(650);
   });
 });
+
+describe("redirects keep the page hidden (spec §4, §5)", () => {
+  it("a global redirection never reveals the page being left", async () => {
+    const redirect: Config = {
+      config_customer_id: "go",
+      config_id: "cfg_go",
+      variation_id: "v",
+      variation: { customfit_meta: { global_actions: { redirection: { url: "/landing" } } } },
+      variation_data_type: "HTML_ELEMENT",
+      properties: {},
+    };
+    h.fake.configs((req) => (req.body.current_page_path.startsWith("/old") ? answer(redirect) : answer()));
+    h.fake.page("/landing", { body: "<p>landing</p>" });
+    const o = await open("/old0", { body: PRODUCT }, { waitUntil: "commit" });
+    const revealedOn: string[] = [];
+    await o.context.exposeBinding("reportReveal", (_src, path: string) => void revealedOn.push(path));
+    await o.context.addInitScript(() => document.addEventListener("storefit:revealed", () => (window as unknown as { reportReveal: (p: string) => void }).reportReveal(location.pathname)));
+    h.fake.page("/old", { body: PRODUCT });
+    await o.page.goto(h.fake.shopUrl("/old"));
+    await o.page.waitForURL((u) => u.pathname === "/landing");
+    await o.page.waitForFunction(() => !document.getElementById("storefit-hide"));
+    expect(revealedOn).toEqual(["/landing"]);
+  });
+});

@@ -270,9 +270,11 @@ async function init(): Promise<void> {
     },
   });
   scope.add(engine.revert);
-  const { applied } = await engine.apply(onPage);
+  const { applied, redirect } = await engine.apply(onPage);
   if (current !== inst) return;
-  revealPage();
+  // A global redirection is leaving the page: revealing it would flash the original until the
+  // next page loads. The sdk time-out still reveals it if the navigation fails.
+  if (!redirect) revealPage();
   emit(DOCUMENT_EVENTS.applied, applied);
   markReady({ state, timed_out: timedOut, applied });
 
