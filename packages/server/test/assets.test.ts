@@ -33,6 +33,23 @@ describe("scripts", () => {
     expect((await app.inject("/sdk/storefit.debug.js")).body).toContain("/*debug*/");
   });
 
+  it("serves every file the SDK build emits, and nothing outside its directory", async () => {
+    writeFileSync(join(sdkDir, "storefit-ext.js"), "/*ext*/");
+    const ext = await app.inject("/sdk/storefit-ext.js");
+    expect(ext.statusCode).toBe(200);
+    expect(ext.headers["content-type"]).toMatch(/^application\/javascript/);
+    expect(ext.body).toBe("/*ext*/");
+    const missing = await app.inject("/sdk/storefit-editor.js");
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toMatchObject({ error: { code: "not_found" } });
+    for (const url of ["/sdk/..%2Fpackage.json", "/sdk/storefit.json", "/sdk/.hidden.js", "/sdk/UPPER.js"]) {
+      const res = await app.inject(url);
+      expect(res.statusCode, url).toBeGreaterThanOrEqual(400);
+      expect(res.statusCode, url).toBeLessThan(500);
+      expect(res.headers["content-type"], url).toMatch(/^application\/json/);
+    }
+  });
+
   it("serves the account's snippet: the settings global, then the script, with an ETag", async () => {
     const res = await app.inject(`/v1/accounts/${DEMO_CLIENT_KEY}/snippet.js`);
     expect(res.statusCode).toBe(200);

@@ -12,6 +12,9 @@ import { errorResponses } from "../schemas/common.js";
 
 const JS = "application/javascript; charset=utf-8";
 
+/** Names of the SDK's built files: lower-case words and dashes, optionally ".debug", then ".js". */
+export const SDK_FILE_PATTERN = "^[a-z][a-z-]{0,63}(\\.debug)?\\.js$";
+
 /** Reads a file once per change of its mtime, so a rebuilt script is served without a restart. */
 function cachedFile(path: string): () => { text: string; mtimeMs: number } | null {
   let cache: { text: string; mtimeMs: number } | null = null;
@@ -51,7 +54,6 @@ export function assetRoutes(
   opts: { store: Store; sdkDir: string; publicUrl?: string },
 ): void {
   const script = cachedFile(join(opts.sdkDir, "storefit.js"));
-  const debugScript = cachedFile(join(opts.sdkDir, "storefit.debug.js"));
 
   const apiHostOf = (req: FastifyRequest) =>
     opts.publicUrl?.replace(/\/+$/, "") ?? `${req.protocol}://${req.host}`;
@@ -67,19 +69,30 @@ export function assetRoutes(
     },
   });
 
-  for (const [path, file, summary] of [
-    ["/sdk/storefit.js", script, "The storefront script (product.md §2)"],
-    ["/sdk/storefit.debug.js", debugScript, "The storefront script with its log messages"],
-  ] as const) {
-    app.get(path, { schema: fileDoc(summary) }, async (req, reply) => {
+  // Every file the SDK build emits (packages/sdk/dist): storefit.js and its lazy extension
+  // storefit-ext.js (templates, forms, scroll…, loaded from `${api_host}/sdk/`), the editor
+  // bridge, the Shopify pixel, and their debug twins. Names are checked against SDK_FILE_PATTERN,
+  // so nothing outside the directory can be asked for.
+  const files = new Map<string, ReturnType<typeof cachedFile>>();
+  app.get<{ Params: { file: string } }>(
+    "/sdk/:file",
+    {
+      schema: {
+        ...fileDoc("A storefront script file: storefit.js (product.md §2), storefit-ext.js, storefit-editor.js, shopify-pixel.js, or a .debug.js twin"),
+        params: { type: "object", required: ["file"], additionalProperties: false, properties: { file: { type: "string", pattern: SDK_FILE_PATTERN } } },
+      },
+    },
+    async (req, reply) => {
+      const file = files.get(req.params.file) ?? cachedFile(join(opts.sdkDir, req.params.file));
       const f = file();
-      if (!f) return sendError(reply, 404, "not_found", "The storefront script is not built (npm run build)");
+      if (!f) return sendError(reply, 404, "not_found", `${req.params.file} is not built (npm run build)`);
+      files.set(req.params.file, file); // only files that exist: made-up names cannot grow it
       const etag = etagOf(f.text);
       reply.header("etag", etag).header("cache-control", "public, max-age=300");
       if (req.headers["if-none-match"] === etag) return reply.code(304).send();
       return reply.type(JS).send(f.text);
-    });
-  }
+    },
+  );
 
   app.get<{ Params: { clientKey: string } }>(
     "/v1/accounts/:clientKey/snippet.js",

@@ -239,21 +239,19 @@ function welcomePopupConfig(domain: string): ConfigDefinition {
   const template: Template = {
     id: `tpl_welcome_${suffix}`,
     parentElement: "body",
+    // The script wraps `html` in a div styled by root_style (the overlay); the card and its
+    // buttons carry inline styles, so the popup needs no stylesheet of the shop's.
     html:
-      '<div class="sf-welcome" role="dialog" aria-modal="true" aria-labelledby="sf-welcome-title">' +
-      '<div class="sf-welcome-card">' +
-      '<button type="button" class="sf-welcome-close" data-storefit-close aria-label="Close">×</button>' +
-      '<h2 id="sf-welcome-title">Welcome to Little Sprouts</h2>' +
+      '<div class="sf-welcome" role="dialog" aria-modal="true" aria-labelledby="sf-welcome-title" style="position:relative;max-width:22rem;margin:1rem;padding:1.5rem;border-radius:12px;background:#fff;text-align:center;box-shadow:0 10px 30px rgba(0,0,0,.2)">' +
+      '<button type="button" class="sf-welcome-close" data-storefit-close aria-label="Close" style="position:absolute;top:.5rem;right:.75rem;border:0;background:none;font-size:1.5rem;cursor:pointer">×</button>' +
+      '<h2 id="sf-welcome-title" style="margin:0 0 .5rem">Welcome to Little Sprouts</h2>' +
       "<p>Gentle skincare for little ones. Take 10% off your first order with code <strong>SPROUT10</strong>.</p>" +
-      '<a class="sf-welcome-cta" href="/#product-grid" data-storefit-close>Shop the range</a>' +
-      "</div></div>",
+      '<a class="sf-welcome-cta" href="/#product-grid" data-storefit-close style="display:inline-block;margin-top:.5rem;padding:.6rem 1.2rem;border-radius:999px;background:#2f6b4f;color:#fff;text-decoration:none">Shop the range</a>' +
+      "</div>",
     properties: {
       template_properties: {
         root_style:
-          ".sf-welcome{position:fixed;inset:0;display:flex;align-items:center;justify-content:center;background:rgba(32,40,36,.45);z-index:2147483000}" +
-          ".sf-welcome-card{position:relative;max-width:22rem;margin:1rem;padding:1.5rem;border-radius:12px;background:#fff;font:inherit;text-align:center}" +
-          ".sf-welcome-close{position:absolute;top:.5rem;right:.75rem;border:0;background:none;font-size:1.5rem;cursor:pointer}" +
-          ".sf-welcome-cta{display:inline-block;margin-top:.5rem;padding:.6rem 1.2rem;border-radius:999px;background:#3d7a5a;color:#fff;text-decoration:none}",
+          "position:fixed;inset:0;display:flex;align-items:center;justify-content:center;background:rgba(32,40,36,.45);z-index:2147483000",
         js_script: "",
       },
       settings: {
