@@ -10,6 +10,7 @@ const projects = [
   "packages/server",
   "packages/dashboard",
   "apps/demo-shop",
+  "apps/shopify-theme",
   "e2e",
   "bench",
   "test",
