@@ -213,3 +213,36 @@ describe("redirects keep the page hidden (spec §4, §5)", () => {
     expect(revealedOn).toEqual(["/landing"]);
   });
 });
+
+describe("active pages (spec §2, §3, §4)", () => {
+  it("with rule pages listed, asks for configs only on rule and configured pages; elsewhere shows the page at once", async () => {
+    const settings = {
+      rule_pages: [{ domain: "shop.localhost", page_path: "/products/soap" }],
+      pages: [{ domain: "shop.localhost", page_path: "/cart", element_path: "#x", page_match: "exact_match", config_id: "cfg_cart" }],
+    };
+    h.fake.configs(answer(config("price", "#price", { innerHTML: "rule page" })));
+    const rule = await open("/products/soap/", { body: PRODUCT, settings });
+    await rule.page.waitForFunction(() => document.getElementById("price")?.textContent === "rule page");
+    await open("/cart", { body: PRODUCT, settings });
+    await eventually(() => h.fake.to("/v1/users/configs/").length === 2, 5000, "calls on the rule page and the configured page");
+    const other = await open("/about", { body: PRODUCT, settings });
+    await other.page.waitForFunction(() => !document.getElementById("storefit-hide"));
+    expect((await other.events()).find((e) => e.type === "storefit:ready")!.detail).toMatchObject({ state: "not_needed" });
+    await eventually(() => h.fake.to("/v1/cfe/").find((r) => r.body.events[0].properties.page_path === "/about"), 5000, "the PAGE event of the other page");
+    expect(h.fake.to("/v1/users/configs/")).toHaveLength(2);
+  });
+
+  it("without rule pages (the deployed configuration) every page asks", async () => {
+    await open("/anything", { body: PRODUCT, settings: { rule_pages: [] } });
+    await eventually(() => h.fake.to("/v1/users/configs/")[0], 5000, "the config call");
+  });
+
+  it("a view of a goal page is marked on the PAGE event", async () => {
+    const settings = { goal_pages: [{ domain: "shop.localhost", page_path: "/checkout/thank-you" }] };
+    await open("/checkout/thank-you", { body: PRODUCT, settings });
+    await open("/checkout", { body: PRODUCT, settings });
+    const pages = await eventually(() => (h.fake.to("/v1/cfe/").length === 2 ? h.fake.to("/v1/cfe/").map((r) => r.body.events[0]) : false), 5000, "two PAGE events");
+    const byPath = Object.fromEntries(pages.map((e: { properties: { page_path: string; cf_goal_page?: boolean } }) => [e.properties.page_path, e.properties.cf_goal_page]));
+    expect(byPath).toEqual({ "/checkout/thank-you": true, "/checkout": undefined });
+  });
+});

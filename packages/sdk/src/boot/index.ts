@@ -208,7 +208,16 @@ async function init(): Promise<void> {
   // The config call (spec §7), or the session cache when intelligent code is off (spec §7).
   const cacheKey = prefix + "cfg_" + visitor.user.user_customer_id;
   let state: ConfigCallState = "not_needed";
-  let configs: Config[] | null = settings.intelligent_code || preview ? null : storageGetJson<Config[] | null>("sessionStorage", cacheKey, null);
+  // spec §2/§4 "active pages": when the account lists rule pages, experiences run on those and on
+  // the configured pages only; anywhere else the call is not needed and the page shows at once.
+  // With no rule pages (the deployed configuration), every page asks.
+  const isPage = (p: { domain?: string; page_path: string; page_match?: string }) => matchPage(p, loc, settings.domain);
+  const needed = !settings.rule_pages?.length || settings.rule_pages.some(isPage) || (settings.pages ?? []).some(isPage);
+  let configs: Config[] | null = !needed
+    ? []
+    : settings.intelligent_code || preview
+      ? null
+      : storageGetJson<Config[] | null>("sessionStorage", cacheKey, null);
   if (!configs) {
     state = "sent";
     const request: ConfigsRequest = {
@@ -296,7 +305,9 @@ async function init(): Promise<void> {
     const body: SummariesRequest = { user: visitor.user, summaries };
     void post(ep, CLIENT_PATHS.summaries, body);
   }
-  tracker.track("PAGE", "page_view", { cf_current_page_url: loc.href }, { pageview_seq_number: visitor.pageviewSeq, config_summary: summaries });
+  // A view of a goal page says so (spec §3 "Active pages"), so results need no second lookup.
+  const goal: Properties = (settings.goal_pages ?? []).some(isPage) ? { cf_goal_page: true } : {};
+  tracker.track("PAGE", "page_view", { cf_current_page_url: loc.href, ...goal }, { pageview_seq_number: visitor.pageviewSeq, config_summary: summaries });
 
   // What the page needs only once it is shown comes in storefit-ext.js (core/ext.ts).
   const ext = await loadExtension(settings.api_host);
