@@ -105,7 +105,8 @@ async function waitFor<T extends BridgeMessage["type"]>(
       (await d.received())
         .slice(from)
         .find((m) => m.data.type === type && (re === undefined || m.data.re === re)),
-    10_000,
+    // Generous: the machine is shared, and a first page load under load can take seconds.
+    20_000,
     `a "${type}" message${re ? ` answering ${re}` : ""}`,
   );
   return got.data as Extract<BridgeMessage, { type: T }>;
@@ -191,7 +192,7 @@ describe("hover and selection", () => {
           .slice(before)
           .map((m) => m.data)
           .find((m) => m.type === "hover" && m.path),
-      5000,
+      15_000,
       "hover",
     );
     expect(hover).toMatchObject({
@@ -241,7 +242,7 @@ describe("hover and selection", () => {
     await d.page.mouse.click(at.x, at.y);
     await eventually(
       () => d.shop.evaluate(() => (window as unknown as { __bought?: number }).__bought === 1),
-      5000,
+      15_000,
       "the page's own click",
     );
   });
@@ -384,7 +385,7 @@ describe("hover and selection", () => {
     await ask(d, { type: "clear-selection" }, "selected");
     await eventually(
       async () => !(await overlayInFrame(d.shop)) || undefined,
-      5000,
+      15_000,
       "the overlay to be removed",
     );
   });
@@ -545,7 +546,7 @@ describe("preview", () => {
     await eventually(
       () =>
         d.shop.evaluate(() => !(window as unknown as { storefitEditor?: unknown }).storefitEditor),
-      5000,
+      15_000,
       "the bridge to stop",
     );
     expect(await overlayInFrame(d.shop)).toBe(false);
@@ -570,7 +571,7 @@ describe("origins", () => {
     await eventually(
       () =>
         d.shop.evaluate(() => !!(window as unknown as { storefitEditor?: unknown }).storefitEditor),
-      5000,
+      15_000,
       "the bridge",
     );
     await d.send({ type: "select-path", path: "h1" });
@@ -587,7 +588,7 @@ describe("origins", () => {
     await eventually(
       () =>
         d.shop.evaluate(() => !!(window as unknown as { storefitEditor?: unknown }).storefitEditor),
-      5000,
+      15_000,
       "the bridge",
     );
     // The bridge is running — the pointer highlights and a click selects — and it posts ready,
@@ -595,7 +596,7 @@ describe("origins", () => {
     const at = await centre(d.shop, "h1");
     await d.page.mouse.move(at.x, at.y);
     await d.page.mouse.click(at.x, at.y);
-    await eventually(() => overlayInFrame(d.shop), 5000, "the highlight");
+    await eventually(() => overlayInFrame(d.shop), 15_000, "the highlight");
     expect(await silent(d)).toBe(true);
   });
 
@@ -603,7 +604,7 @@ describe("origins", () => {
     const d = await editor({ origin: foreign(), param: foreign() });
     await eventually(
       () => d.shop.evaluate(() => !document.getElementById("storefit-hide")),
-      5000,
+      15_000,
       "the reveal",
     );
     await d.send({ type: "hello", id: "x" });
@@ -656,7 +657,7 @@ describe("origins", () => {
     // Not edit mode at all: the script runs as on the shop (the config call is made).
     await eventually(
       () => apiCalls(unnamed).some((u) => u.includes("/v1/users/configs/")) || undefined,
-      5000,
+      15_000,
       "the config call",
     );
     expect(await unnamed.shop.evaluate(() => "storefitEditor" in window)).toBe(false);
@@ -667,7 +668,7 @@ describe("origins", () => {
     const d = await editor({ param: "1", frameName: "shop" });
     await eventually(
       () => d.shop.evaluate(() => !document.getElementById("storefit-hide")),
-      5000,
+      15_000,
       "the reveal",
     );
     expect(await silent(d)).toBe(true);
