@@ -103,6 +103,15 @@ describe("POST /v1/users/configs/", () => {
     expect((home.json() as ConfigsResponse).configs).toEqual({});
   });
 
+  it("accepts a beacon: text/plain with a charset, cfenc in the query, no Origin", async () => {
+    const body = { user: user(), events: [event("beacon-1")] };
+    for (const type of ["text/plain;charset=UTF-8", "application/x-www-form-urlencoded;charset=UTF-8"]) {
+      const res = await app.inject({ method: "POST", url: `/v1/cfe/${q}`, headers: { "content-type": type }, payload: JSON.stringify({ ...body, events: [event(type)] }) });
+      expect(res.statusCode, type).toBe(200);
+    }
+    expect(store.countEvents(account.id)).toBe(2);
+  });
+
   it("accepts cfenc as a header, and text/plain and application/json bodies", async () => {
     const body = { user: user(), current_page_path: "/", current_domain: "littlesprouts.localhost" };
     for (const type of ["text/plain", "application/json", FORM]) {
