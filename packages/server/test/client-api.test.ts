@@ -131,6 +131,8 @@ describe("POST /v1/cfe/", () => {
     expect(store.countEvents(account.id)).toBe(2);
     const types = store.listEvents(account.id, 10).map((e) => e.event_type).sort();
     expect(types).toEqual(["PAGE", "TRACK"]);
+    // The events also record their visitor.
+    expect(store.countVisitors(account.id)).toBe(1);
   });
 });
 

@@ -91,6 +91,7 @@ describe("the account revision", () => {
         accountId: "a",
         userId: "u1",
         user: { user_customer_id: "c1", anonymous: true },
+        touch: true,
         events: [{ event_type: "PAGE", event_customer_id: "x|p", insert_id: "i1", event_timestamp: 1 }],
         now: "2026-01-01T00:00:00.000Z",
       },

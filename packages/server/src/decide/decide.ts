@@ -194,19 +194,25 @@ function planFor(input: DecisionInput, location: Location, preview: boolean): Pa
 export function decide(input: DecisionInput): Decision {
   const { request, visitorId } = input;
   const preview = request.preview_mode === true;
-  const desired = parseDesired(request.desired_experiences);
-  const preferred = new Set(request.preferred_experiences ?? []);
-  const location = { hostname: request.current_domain, ...splitPath(request.current_page_path) };
+  const desired = request.desired_experiences?.length ? parseDesired(request.desired_experiences) : NONE_DESIRED;
+  const preferred = request.preferred_experiences?.length ? new Set(request.preferred_experiences) : NONE_PREFERRED;
+  const { pathname, search } = splitPath(request.current_page_path);
+  const location = { hostname: request.current_domain, pathname, search };
   const plan = planFor(input, location, preview);
 
   let attributes: Record<string, unknown> | null = null;
+  // Experiences often share audiences: each is evaluated once per decision.
+  const verdicts = new Map<string, boolean>();
   const audienceMatches = (rule: RuleDefinition): boolean => {
     if (rule.audience_id === null) return true;
-    const audience = input.audiences.get(rule.audience_id);
-    // A rule whose audience is gone matches nobody: fail closed.
-    if (!audience) return false;
-    attributes ??= input.attributes();
-    return evalCondition(attributes, audience.condition);
+    let verdict = verdicts.get(rule.audience_id);
+    if (verdict === undefined) {
+      const audience = input.audiences.get(rule.audience_id);
+      // A rule whose audience is gone matches nobody: fail closed.
+      verdict = audience ? evalCondition((attributes ??= input.attributes()), audience.condition) : false;
+      verdicts.set(rule.audience_id, verdict);
+    }
+    return verdict;
   };
 
   // Desired first, then preferred, then the plan's order (priority, age): a stable sort.
@@ -216,8 +222,7 @@ export function decide(input: DecisionInput): Decision {
     candidates = [...candidates].sort((a, b) => rank(a) - rank(b));
   }
 
-  const configs: Record<string, Config> = {};
-  const json: string[] = [];
+  const answers: PlannedVariation["answers"] = [];
   const claimed = new Set<string>();
   const changed: Assignment[] = [];
 
@@ -231,7 +236,7 @@ export function decide(input: DecisionInput): Decision {
     let variation: VariationDefinition | undefined;
     if (namedVariation) {
       for (const r of exp.rules) {
-        variation = r.behaviour.variations.find((v) => v.id === namedVariation);
+        variation = variationById(r, namedVariation);
         if (variation) {
           rule = r;
           break;
@@ -248,7 +253,7 @@ export function decide(input: DecisionInput): Decision {
     const stored = preview ? undefined : input.assignments.get(exp.id);
     if (variation) {
       assignment = { experience_id: exp.id, rule_id: rule.id, behaviour_id: behaviour.id, variation_id: variation.id, probability: 1 };
-    } else if (stored && stored.rule_id === rule.id && (variation = behaviour.variations.find((v) => v.id === stored.variation_id))) {
+    } else if (stored && stored.rule_id === rule.id && (variation = variationById(rule, stored.variation_id))) {
       assignment = stored;
     } else {
       const traffic = Math.min(1, Math.max(0, behaviour.traffic_allocation));
@@ -273,12 +278,27 @@ export function decide(input: DecisionInput): Decision {
     if (!onPage) continue;
     if (onPage.claims.some((k) => claimed.has(k))) continue;
     for (const k of onPage.claims) claimed.add(k);
-    for (const a of onPage.answers) {
-      configs[a.key] = a.config;
-      json.push(a.fragment);
-    }
+    for (const a of onPage.answers) answers.push(a);
   }
-  return { configs, configsJson: `{${json.join(",")}}`, page_paths: plan.page_paths, assignments: changed };
+  return {
+    // Built when read: the service answers configsJson; `configs` is for callers and tests.
+    get configs() {
+      const out: Record<string, Config> = {};
+      for (const a of answers) out[a.key] = a.config;
+      return out;
+    },
+    configsJson: `{${answers.map((a) => a.fragment).join(",")}}`,
+    page_paths: plan.page_paths,
+    assignments: changed,
+  };
+}
+
+const NONE_DESIRED: ReadonlyMap<string, string | null> = new Map();
+const NONE_PREFERRED: ReadonlySet<string> = new Set();
+
+function variationById(rule: RuleDefinition, id: string): VariationDefinition | undefined {
+  for (const v of rule.behaviour.variations) if (v.id === id) return v;
+  return undefined;
 }
 
 /** spec §3 "Config" as answered: the saved config completed with its experience's response. */

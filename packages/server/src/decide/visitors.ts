@@ -1,6 +1,6 @@
-// What this node remembers of the visitors it decided for recently: their sticky assignments as
-// of an account revision, and when it last wrote their record. A returning visitor's config call
-// then reads and writes nothing of theirs in the database.
+// What this node remembers of the visitors it served recently: their sticky assignments as of an
+// account revision, and when it last wrote their record. A returning visitor's config call then
+// reads and writes nothing of theirs in the database, and their events write only the events.
 //
 // Why this cannot serve a stale assignment across nodes: within one account revision, every
 // assignment is a deterministic function of (experience, rule, visitor) — the same on every node
@@ -18,6 +18,7 @@ export const VISITOR_REFRESH_MS = 60_000;
 export const VISITOR_CACHE_SIZE = 20_000;
 
 export type VisitorEntry = {
+  /** The account revision `assignments` was read at (-1: not read yet). */
   revision: number;
   assignments: Map<string, Assignment>;
   /** When this node last wrote the visitor's record, or null. */
@@ -32,20 +33,32 @@ export class RecentVisitors {
     private readonly maxEntries = VISITOR_CACHE_SIZE,
   ) {}
 
-  /** The visitor's stored assignments as of `revision`, read from the store when not known. */
-  entry(accountId: string, userId: string, revision: number): VisitorEntry {
+  private get(accountId: string, userId: string): VisitorEntry {
     const key = `${accountId} ${userId}`;
     let e = this.entries.get(key);
     if (e) this.entries.delete(key); // re-inserted below: Map order is the recency order
-    if (!e || e.revision !== revision) {
-      e = { revision, assignments: this.store.getAssignments(accountId, userId), recordedMs: e?.recordedMs ?? null };
-    }
+    else e = { revision: -1, assignments: new Map(), recordedMs: null };
     if (this.entries.size >= this.maxEntries) {
       const oldest = this.entries.keys().next().value;
       if (oldest !== undefined) this.entries.delete(oldest);
     }
     this.entries.set(key, e);
     return e;
+  }
+
+  /** The visitor, with their stored assignments as of `revision` (read from the store when not known). */
+  entry(accountId: string, userId: string, revision: number): VisitorEntry {
+    const e = this.get(accountId, userId);
+    if (e.revision !== revision) {
+      e.assignments = this.store.getAssignments(accountId, userId);
+      e.revision = revision;
+    }
+    return e;
+  }
+
+  /** The visitor, for a call that records without deciding (events, summaries). */
+  seen(accountId: string, userId: string): VisitorEntry {
+    return this.get(accountId, userId);
   }
 
   /** Whether the visitor's record is due to be written again. */

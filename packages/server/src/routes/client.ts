@@ -43,6 +43,9 @@ declare module "fastify" {
   }
 }
 
+/** Visitor ids remembered per node (cleared when full). */
+const USER_ID_CACHE_SIZE = 20_000;
+
 /** Origins remembered per account revision (a flood of made-up origins only resets it). */
 const ORIGIN_CACHE_SIZE = 1000;
 
@@ -147,6 +150,18 @@ export function clientRoutes(
   const writes = new GroupCommit<ClientWrite, InsertResult>((batch) => store.commitClientWrites(batch));
   app.addHook("onClose", async () => writes.flush());
   const visitors = new RecentVisitors(store);
+  // userIdFor hashes (SHA-256); a node sees the same visitors again and again.
+  const userIds = new Map<string, string>();
+  const userIdOf = (accountId: string, customerId: string): string => {
+    const key = `${accountId}\n${customerId}`;
+    let id = userIds.get(key);
+    if (id === undefined) {
+      id = userIdFor(accountId, customerId);
+      if (userIds.size >= USER_ID_CACHE_SIZE) userIds.clear();
+      userIds.set(key, id);
+    }
+    return id;
+  };
 
   app.post<{ Body: ConfigsRequest }>(
     "/v1/users/configs/",
@@ -167,7 +182,7 @@ export function clientRoutes(
     async (req, reply) => {
       const { account, experiences, audiences, planCache } = req.prepared!;
       const body = req.body;
-      const userId = userIdFor(account.id, body.user.user_customer_id);
+      const userId = userIdOf(account.id, body.user.user_customer_id);
       const preview = body.preview_mode === true;
       const nowMs = clock();
       const visitor = preview ? null : visitors.entry(account.id, userId, account.revision);
@@ -219,9 +234,14 @@ export function clientRoutes(
     },
     async (req) => {
       const account = req.account!;
-      const userId = userIdFor(account.id, req.body.user.user_customer_id);
+      const userId = userIdOf(account.id, req.body.user.user_customer_id);
       const events = req.body.events.map((e) => ({ ...e, event_type: normalizeEventType(e.event_type) }));
-      return writes.submit({ kind: "events", accountId: account.id, userId, user: req.body.user, events, now: now() });
+      const nowMs = clock();
+      const visitor = visitors.seen(account.id, userId);
+      const touch = visitors.stale(visitor, nowMs);
+      const result = await writes.submit({ kind: "events", accountId: account.id, userId, user: req.body.user, touch, events, now: now() });
+      if (touch) visitors.recorded(visitor, [], nowMs);
+      return result;
     },
   );
 
@@ -241,7 +261,7 @@ export function clientRoutes(
     },
     async (req) => {
       const account = req.account!;
-      const userId = userIdFor(account.id, req.body.user.user_customer_id);
+      const userId = userIdOf(account.id, req.body.user.user_customer_id);
       // product.md §3: each exposure carries the probability the visitor had of getting the
       // variation shown, read from their stored assignment (null when there is none to match).
       const assignmentsByUser = new Map<string, Map<string, Assignment>>();
@@ -251,12 +271,17 @@ export function clientRoutes(
         return a;
       };
       const exposures = req.body.summaries.map((s) => {
-        const uid = userIdFor(account.id, s.user_customer_id);
+        const uid = userIdOf(account.id, s.user_customer_id);
         const assignment = s.experience_id ? assignmentsOf(uid).get(s.experience_id) : undefined;
         const probability = assignment && assignment.variation_id === s.variation_id ? assignment.probability : null;
         return { ...s, user_id: s.user_id ?? uid, probability };
       });
-      return writes.submit({ kind: "exposures", accountId: account.id, userId, user: req.body.user, exposures, now: now() });
+      const nowMs = clock();
+      const visitor = visitors.seen(account.id, userId);
+      const touch = visitors.stale(visitor, nowMs);
+      const result = await writes.submit({ kind: "exposures", accountId: account.id, userId, user: req.body.user, touch, exposures, now: now() });
+      if (touch) visitors.recorded(visitor, [], nowMs);
+      return result;
     },
   );
 

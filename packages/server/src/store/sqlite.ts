@@ -158,11 +158,11 @@ export class SqliteStore implements Store {
   }
 
   getAccountRevision(clientKey: string): { id: string; revision: number } | null {
-    return (
-      (this.sql("SELECT id, revision FROM accounts WHERE client_key = ?").get(clientKey) as
-        | { id: string; revision: number }
-        | undefined) ?? null
-    );
+    // Read on every client API call: a raw row is cheaper than an object per row.
+    const row = this.sql("SELECT id, revision FROM accounts WHERE client_key = ?").raw(true).get(clientKey) as
+      | [string, number]
+      | undefined;
+    return row ? { id: row[0], revision: row[1] } : null;
   }
 
   loadAccountSnapshot(accountId: string): AccountSnapshot | null {
@@ -469,10 +469,10 @@ export class SqliteStore implements Store {
             this.writeDecision(w.accountId, w.userId, w.user, w.assignments, w.now);
             return { accepted: w.assignments.length, duplicates: 0 };
           case "events":
-            this.touchVisitor(w.accountId, w.userId, w.user, w.now);
+            if (w.touch) this.touchVisitor(w.accountId, w.userId, w.user, w.now);
             return this.writeEvents(w.accountId, w.userId, w.events, w.now);
           case "exposures":
-            this.touchVisitor(w.accountId, w.userId, w.user, w.now);
+            if (w.touch) this.touchVisitor(w.accountId, w.userId, w.user, w.now);
             return this.writeExposures(w.accountId, w.exposures, w.now);
           case "devices":
             return this.writeDevices(w.accountId, w.devices, w.now);

@@ -89,8 +89,9 @@ export type DeviceRecord = { device_customer_id: string; device_type: string; us
 export type ClientWrite =
   /** A config call: the visitor, and the assignments that are new or changed. */
   | { kind: "decision"; accountId: string; userId: string; user: User; assignments: readonly Assignment[]; now: string }
-  | { kind: "events"; accountId: string; userId: string; user: User; events: readonly TrackedEvent[]; now: string }
-  | { kind: "exposures"; accountId: string; userId: string; user: User; exposures: readonly Exposure[]; now: string }
+  /** Events, and the visitor's record when `touch` (it is refreshed at most once a minute per node). */
+  | { kind: "events"; accountId: string; userId: string; user: User; touch: boolean; events: readonly TrackedEvent[]; now: string }
+  | { kind: "exposures"; accountId: string; userId: string; user: User; touch: boolean; exposures: readonly Exposure[]; now: string }
   | { kind: "devices"; accountId: string; devices: readonly DeviceRecord[]; now: string }
   | { kind: "alert"; accountId: string; alert: unknown; now: string };
 
