@@ -63,8 +63,8 @@ export type DecisionInput = {
 
 /** One variation's answer on this page: its configs as answered, and what they take. */
 export type PlannedVariation = {
-  /** The keys (config key, element) these configs take on the page. */
-  claims: string[];
+  /** What these configs take on the page (config keys, elements), as indices into the plan's claims. */
+  claims: number[];
   /**
    * The answered Configs with their JSON text. A Config depends only on the experience, rule,
    * variation and config — never on the visitor — so it is built and serialized once per plan.
@@ -84,6 +84,8 @@ export type PagePlan = {
   /** Ranked by priority (highest first), then age; desired and preferred re-rank per request. */
   candidates: PlannedExperience[];
   page_paths: string[];
+  /** How many distinct things (config keys, elements) the plan's configs can take. */
+  claimCount: number;
 };
 
 /** Page plans kept per account revision; beyond this, the cache starts again. */
@@ -148,6 +150,12 @@ export function planPage(
 ): PagePlan {
   const candidates: PlannedExperience[] = [];
   const pagePaths = new Set<string>();
+  const claimIndex = new Map<string, number>();
+  const claimOf = (key: string): number => {
+    let i = claimIndex.get(key);
+    if (i === undefined) claimIndex.set(key, (i = claimIndex.size));
+    return i;
+  };
   for (const exp of [...experiences].sort(byPriority)) {
     const showable = exp.status === "running" || (preview && (exp.status === "draft" || exp.status === "paused"));
     if (!showable) continue;
@@ -164,7 +172,7 @@ export function planPage(
       for (const v of rule.behaviour.variations) {
         const configs = v.configs.filter((c) => configOnPage(c, location, mainDomain));
         here.set(v, {
-          claims: configs.flatMap(claimKeys),
+          claims: configs.flatMap(claimKeys).map(claimOf),
           answers: configs.map((c) => {
             const config = answerOf(exp, rule, v, c, audience);
             // `"key":{…}` — this config's part of the answer's configs object, serialized once.
@@ -175,7 +183,7 @@ export function planPage(
     }
     candidates.push({ exp, here });
   }
-  return { candidates, page_paths: [...pagePaths] };
+  return { candidates, page_paths: [...pagePaths], claimCount: claimIndex.size };
 }
 
 function planFor(input: DecisionInput, location: Location, preview: boolean): PagePlan {
@@ -223,7 +231,8 @@ export function decide(input: DecisionInput): Decision {
   }
 
   const answers: PlannedVariation["answers"] = [];
-  const claimed = new Set<string>();
+  const fragments: string[] = [];
+  const claimed = new Uint8Array(plan.claimCount);
   const changed: Assignment[] = [];
 
   for (const { exp, here } of candidates) {
@@ -276,9 +285,12 @@ export function decide(input: DecisionInput): Decision {
     // 4. The configs for this page, unless a higher-ranked experience took one of their elements.
     const onPage = here.get(variation);
     if (!onPage) continue;
-    if (onPage.claims.some((k) => claimed.has(k))) continue;
-    for (const k of onPage.claims) claimed.add(k);
-    for (const a of onPage.answers) answers.push(a);
+    if (onPage.claims.some((k) => claimed[k] === 1)) continue;
+    for (const k of onPage.claims) claimed[k] = 1;
+    for (const a of onPage.answers) {
+      answers.push(a);
+      fragments.push(a.fragment);
+    }
   }
   return {
     // Built when read: the service answers configsJson; `configs` is for callers and tests.
@@ -287,7 +299,7 @@ export function decide(input: DecisionInput): Decision {
       for (const a of answers) out[a.key] = a.config;
       return out;
     },
-    configsJson: `{${answers.map((a) => a.fragment).join(",")}}`,
+    configsJson: `{${fragments.join(",")}}`,
     page_paths: plan.page_paths,
     assignments: changed,
   };
