@@ -1,0 +1,293 @@
+// Provider service benchmark (docs/benchmarks.md, "Provider service"). Two ratios, each against a
+// baseline measured in the same run on the same machine:
+//
+// 1. Config decisions per second: POST /v1/users/configs/ on the real service (30 running
+//    experiences, real SQLite, visitors recorded and assignments stored) against a bare node:http
+//    server answering a JSON object of the same size. Both are child processes on loopback, hit by
+//    the same keep-alive client with the same bodies: REQUESTS each, CONCURRENCY at a time.
+// 2. Events per second: POST /v1/cfe/ with batches of 5 events into SQLite, against a bare
+//    better-sqlite3 insert loop of the same rows in transactions of 5.
+//
+// The machine is shared and noisy: service and baseline alternate in short slices (BENCH_SLICES)
+// so both see the same noise, and each rate is the requests over the summed time of its slices.
+// Env: BENCH_REQUESTS (20000 each), BENCH_CONCURRENCY (20), BENCH_ROUNDS (1), BENCH_SLICES (10),
+// BENCH_SERVICE_NODE_ARGS and BENCH_BARE_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=…"), BENCH_ONLY=decisions, BENCH_VERBOSE=1 (per slice).
+
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+import Database from "better-sqlite3";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, "..");
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 20_000);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
+/** Each round alternates service and baseline in this many slices. */
+const SLICES = Number(process.env.BENCH_SLICES ?? 10);
+/** Prints every slice's rate and CPU per request. */
+const VERBOSE = process.env.BENCH_VERBOSE === "1";
+/** "decisions" skips the events part (for profiling the decision path alone). */
+const ONLY = process.env.BENCH_ONLY;
+const EVENTS_PER_BATCH = 5;
+const WARMUP_REQUESTS = 3000;
+const VISITORS = 5000;
+const CLIENT_KEY = "ck_demo_littlesprouts";
+const ORIGIN = "http://littlesprouts.localhost:4200";
+
+// ---- processes ----
+
+/** Starts a Node child process that prints `{"port":…}` when listening. */
+function startChild(file, env, execArgv = []) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...execArgv, file], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit", "ipc"] });
+    let out = "";
+    child.stdout.on("data", (d) => {
+      out += d;
+      const line = out.split("\n")[0];
+      if (out.includes("\n")) resolve({ child, ...JSON.parse(line) });
+    });
+    child.on("exit", (code) => reject(new Error(`${file} exited with ${code}`)));
+  });
+}
+
+/** The child's CPU time so far in µs (user + system), asked over IPC. */
+const cpuOf = (child) =>
+  new Promise((resolve) => {
+    child.once("message", (m) => resolve(m.user + m.system));
+    child.send("cpu");
+  });
+
+const stop = (child) =>
+  new Promise((resolve) => {
+    child.removeAllListeners("exit");
+    child.on("exit", resolve);
+    child.kill("SIGTERM");
+  });
+
+// ---- the client ----
+
+/** Sends `total` POSTs, `concurrency` at a time over keep-alive, and answers requests per second. */
+async function load(port, path, bodyOf, total, concurrency = CONCURRENCY) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+  const headers = { "content-type": "application/x-www-form-urlencoded", origin: ORIGIN };
+  let next = 0;
+  let failed = 0;
+  const one = (body) =>
+    new Promise((resolve, reject) => {
+      const req = http.request(
+        { agent, host: "127.0.0.1", port, method: "POST", path, headers: { ...headers, "content-length": Buffer.byteLength(body) } },
+        (res) => {
+          res.resume();
+          res.on("end", () => {
+            if (res.statusCode !== 200) failed++;
+            resolve();
+          });
+        },
+      );
+      req.on("error", reject);
+      req.end(body);
+    });
+  const start = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < total) await one(bodyOf(next++));
+    }),
+  );
+  const seconds = (performance.now() - start) / 1000;
+  agent.destroy();
+  if (failed) throw new Error(`${failed} of ${total} requests to ${path} failed`);
+  return total / seconds;
+}
+
+function post(port, path, body) {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: "127.0.0.1", port, method: "POST", path, headers: { "content-type": "text/plain", origin: ORIGIN } },
+      (res) => {
+        let text = "";
+        res.on("data", (d) => (text += d));
+        res.on("end", () => resolve({ status: res.statusCode, body: text }));
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+// ---- the bodies (the same for service and baseline) ----
+
+const PAGES = ["/products/gentle-baby-wash", "/products/calendula-baby-lotion", "/products/kids-curl-cream", "/products/oatmeal-eczema-cream"];
+
+function configBody(i) {
+  const visitor = `bench-visitor-${i % VISITORS}`;
+  const path = PAGES[i % PAGES.length];
+  return JSON.stringify({
+    user: {
+      user_customer_id: visitor,
+      anonymous: true,
+      utm_campaign: i % 3 ? "spring" : "autumn",
+      private_fields: { properties: i % 2 ? { tier: "gold" } : {} },
+      properties: {
+        cf_device_type: i % 2 ? "mobile" : "desktop",
+        cf_browser_name: "Chrome",
+        cf_os_name: "Android",
+        is_first_time_visitor: i < VISITORS,
+        cf_current_page_url: `${ORIGIN}${path}`,
+      },
+    },
+    current_page_path: path,
+    current_domain: "littlesprouts.localhost",
+    session_id: `s-${i % VISITORS}`,
+  });
+}
+const CONFIG_BODIES = Array.from({ length: REQUESTS }, (_, i) => configBody(i));
+
+let eventSeq = 0;
+function eventBatch(i, round) {
+  const events = Array.from({ length: EVENTS_PER_BATCH }, (_, k) => ({
+    event_type: k === 0 ? "PAGE" : "CLICK",
+    event_customer_id: "littlesprouts.localhost|page_view",
+    domain: "littlesprouts.localhost",
+    name: "page_view",
+    insert_id: `bench-${round}-${i}-${k}-${eventSeq++}`,
+    event_timestamp: 1_790_000_000_000 + i,
+    session_id: `s-${i % VISITORS}`,
+    pageview_seq_number: 1,
+    properties: { page_path: PAGES[i % PAGES.length], scroll_depth: 40 },
+  }));
+  return { user: { user_customer_id: `bench-visitor-${i % VISITORS}`, anonymous: true }, events, cf_client_sdk_version: "0.0.21" };
+}
+
+// ---- the bare SQLite baseline ----
+
+/** The events table of migration 1, inserted into in transactions of 5 by a bare loop. */
+function bareSqliteRowsPerSecond(dir, batches, round) {
+  const db = new Database(join(dir, `bare-${round}.sqlite`));
+  db.pragma("journal_mode = WAL");
+  db.exec(`CREATE TABLE events (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT, account_id TEXT NOT NULL, insert_id TEXT NOT NULL,
+    event_type TEXT NOT NULL, event_customer_id TEXT NOT NULL, domain TEXT NOT NULL, page_path TEXT,
+    user_id TEXT NOT NULL, session_id TEXT, event_timestamp INTEGER NOT NULL, received_at TEXT NOT NULL,
+    event_json TEXT NOT NULL, UNIQUE (account_id, insert_id));
+    CREATE INDEX events_account_seq ON events (account_id, seq);`);
+  const insert = db.prepare(
+    "INSERT INTO events (account_id, insert_id, event_type, event_customer_id, domain, page_path, user_id, session_id, event_timestamp, received_at, event_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (account_id, insert_id) DO NOTHING",
+  );
+  const insertBatch = db.transaction((batch) => {
+    const now = new Date().toISOString();
+    for (const e of batch.events) {
+      insert.run("acc", e.insert_id, e.event_type, e.event_customer_id, e.domain, e.properties.page_path, "u_x", e.session_id, e.event_timestamp, now, JSON.stringify(e));
+    }
+  });
+  const start = performance.now();
+  for (const b of batches) insertBatch(b);
+  const seconds = (performance.now() - start) / 1000;
+  db.close();
+  return (batches.length * EVENTS_PER_BATCH) / seconds;
+}
+
+// ---- the run ----
+
+const fmt = (n) => Math.round(n).toLocaleString("en-US");
+const pct = (x) => `${(x * 100).toFixed(0)} %`;
+
+const dir = mkdtempSync(join(os.tmpdir(), "storefit-bench-"));
+const cacheDir = join(root, "node_modules", ".cache", "storefit-bench");
+mkdirSync(cacheDir, { recursive: true });
+const serviceBundle = join(cacheDir, "service-node.mjs");
+// The server bundled from source as packages/server/build.mjs does (npm dependencies external);
+// written under node_modules so the bundle resolves them.
+await build({
+  entryPoints: [join(here, "service-node.ts")],
+  outfile: serviceBundle,
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node20",
+  conditions: ["source"],
+  external: ["fastify", "@fastify/*", "better-sqlite3"],
+  logLevel: "warning",
+});
+
+// BENCH_SERVICE_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the service.
+const serviceArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? "").split(" ").filter(Boolean);
+const service = await startChild(serviceBundle, { BENCH_DATA_DIR: dir }, serviceArgs);
+try {
+  const sample = await post(service.port, `/v1/users/configs/?cfenc=${CLIENT_KEY}`, configBody(1));
+  if (sample.status !== 200) throw new Error(`config call failed: ${sample.status} ${sample.body}`);
+  const configs = Object.keys(JSON.parse(sample.body).configs).length;
+  const answerFile = join(dir, "answer.json");
+  writeFileSync(answerFile, sample.body);
+  const bareArgs = (process.env.BENCH_BARE_NODE_ARGS ?? "").split(" ").filter(Boolean);
+  const bare = await startChild(join(here, "bare-http.mjs"), { BENCH_ANSWER_FILE: answerFile }, bareArgs);
+  try {
+    const path = `/v1/users/configs/?cfenc=${CLIENT_KEY}`;
+    const warm = (i) => CONFIG_BODIES[i % CONFIG_BODIES.length];
+    await load(service.port, path, warm, WARMUP_REQUESTS);
+    await load(bare.port, path, warm, WARMUP_REQUESTS);
+
+    // The machine is shared: alternate short slices so both sides see the same noise, and sum.
+    const decisions = { service: { n: 0, s: 0 }, bare: { n: 0, s: 0 }, slices: { service: [], bare: [] } };
+    const slice = Math.ceil(REQUESTS / SLICES);
+    for (let r = 0; r < ROUNDS; r++) {
+      for (let k = 0; k < SLICES; k++) {
+        const bodyOf = (i) => CONFIG_BODIES[(k * slice + i) % CONFIG_BODIES.length];
+        for (const [side, port] of k % 2 ? [["service", service.port], ["bare", bare.port]] : [["bare", bare.port], ["service", service.port]]) {
+          const child = side === "service" ? service.child : bare.child;
+          const cpuBefore = await cpuOf(child);
+          const rate = await load(port, path, bodyOf, slice);
+          const used = (await cpuOf(child)) - cpuBefore; decisions[side].cpu = (decisions[side].cpu ?? 0) + used; if (VERBOSE) console.log(`  slice ${k} ${side.padEnd(7)} ${fmt(rate)}/s, ${(used / slice).toFixed(0)} µs CPU per request`);
+          decisions[side].n += slice;
+          decisions[side].s += slice / rate;
+          decisions.slices[side].push(rate);
+        }
+      }
+    }
+
+    const batches = REQUESTS / EVENTS_PER_BATCH;
+    const events = { service: { n: 0, s: 0 }, bare: { n: 0, s: 0 } };
+    for (let r = 0; r < (ONLY === "decisions" ? 0 : ROUNDS); r++) {
+      const bodies = Array.from({ length: batches }, (_, i) => JSON.stringify(eventBatch(i, r)));
+      const rows = bodies.map((b) => JSON.parse(b));
+      for (let k = 0; k < SLICES; k++) {
+        const part = bodies.slice((k * batches) / SLICES, ((k + 1) * batches) / SLICES);
+        const bareRate = bareSqliteRowsPerSecond(dir, rows.slice((k * batches) / SLICES, ((k + 1) * batches) / SLICES), `${r}-${k}`);
+        events.bare.n += part.length * EVENTS_PER_BATCH;
+        events.bare.s += (part.length * EVENTS_PER_BATCH) / bareRate;
+        const rate = EVENTS_PER_BATCH * (await load(service.port, `/v1/cfe/?cfenc=${CLIENT_KEY}`, (i) => part[i], part.length));
+        events.service.n += part.length * EVENTS_PER_BATCH;
+        events.service.s += (part.length * EVENTS_PER_BATCH) / rate;
+      }
+    }
+
+    const rate = (x) => x.n / x.s;
+    const d = { service: rate(decisions.service), bare: rate(decisions.bare) };
+    const e = { service: rate(events.service), bare: rate(events.bare) };
+    const spread = (xs) => `${fmt(Math.min(...xs))}–${fmt(Math.max(...xs))}`;
+    console.log(`Provider service — Node ${process.version}, ${os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(1)}`);
+    console.log(
+      `  config decisions: service ${fmt(d.service)}/s vs bare node:http ${fmt(d.bare)}/s → ${pct(d.service / d.bare)} ` +
+        `(target ≥ 70 %; ${service.running} running experiences, ${configs} configs per answer, ` +
+        `${fmt(ROUNDS * REQUESTS)} requests each in ${ROUNDS * SLICES} alternating slices, concurrency ${CONCURRENCY}; ` +
+        `slices ${spread(decisions.slices.service)} vs ${spread(decisions.slices.bare)})`,
+    );
+    const cpu = (x) => x.cpu / x.n;
+    console.log(
+      `  server CPU per decision: service ${cpu(decisions.service).toFixed(0)} µs vs bare node:http ${cpu(decisions.bare).toFixed(0)} µs ` +
+        `→ ${pct(cpu(decisions.bare) / cpu(decisions.service))} (each server's own CPU time: less disturbed by the machine's other load)`,
+    );
+    if (ONLY !== "decisions") console.log(
+      `  events ingested:  service ${fmt(e.service)}/s (batches of ${EVENTS_PER_BATCH} over HTTP) vs bare SQLite insert loop ${fmt(e.bare)}/s → ${pct(e.service / e.bare)}`,
+    );
+  } finally {
+    await stop(bare.child);
+  }
+} finally {
+  await stop(service.child);
+  rmSync(dir, { recursive: true, force: true });
+}
