@@ -28,6 +28,7 @@ let templateFile: Promise<string> | null = null;
 function seededTemplate(): Promise<string> {
   templateFile ??= (async () => {
     const dir = mkdtempSync(join(tmpdir(), "storefit-template-"));
+    process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
     const file = join(dir, "template.sqlite");
     const store = new SqliteStore(file);
     store.migrate();
