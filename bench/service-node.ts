@@ -63,6 +63,7 @@ function benchExperiences(): NewExperience[] {
       priority: i % 7,
       pages: [page],
       rules: i % 2 === 0 ? [targeted, everyone] : [everyone],
+      goals: [],
     };
   });
 }

@@ -139,6 +139,25 @@ export type RuleDefinition = {
   behaviour: BehaviourDefinition;
 };
 
+/**
+ * What counts as a conversion for an experience's results (issue #7). The event names are the
+ * ones the storefront script sends: a CLICK's name is its track_click goal_name, a FORM's its
+ * form name, a TRACK's the name given to `track`.
+ */
+export type GoalKind = "page_view" | "click" | "form_submit" | "track" | "revenue";
+
+export type GoalDefinition = {
+  id: string;
+  name: string;
+  kind: GoalKind;
+  /** page_view only: the goal page. An absent or empty domain means any of the account's domains. */
+  page?: { domain?: string; page_path: string; page_match: PageMatch };
+  /** click, form_submit, track: the event's name; absent means any event of that kind. */
+  event_name?: string;
+  /** revenue only: each visitor's revenue is capped at this amount before the statistics. */
+  revenue_cap?: number;
+};
+
 /** GET /api/experiences/{id}. */
 export type ExperienceDetail = {
   id: string;
@@ -148,6 +167,8 @@ export type ExperienceDetail = {
   priority: number;
   pages: PageTarget[];
   rules: RuleDefinition[];
+  /** In the order the operator chose; the first is the primary goal. */
+  goals: GoalDefinition[];
   created_at: string;
   updated_at: string;
 };
@@ -165,6 +186,8 @@ export type RuleInput = WithOptionalId<Omit<RuleDefinition, "behaviour" | "audie
   behaviour: BehaviourInput;
 };
 
+export type GoalInput = WithOptionalId<GoalDefinition>;
+
 /** POST /api/experiences and PUT /api/experiences/{id}: new experiences start as drafts. */
 export type ExperienceInput = {
   name: string;
@@ -172,6 +195,8 @@ export type ExperienceInput = {
   priority?: number;
   pages: PageTarget[];
   rules: RuleInput[];
+  /** Absent: no goals (on PUT: the goals are removed). */
+  goals?: GoalInput[];
 };
 /** PATCH /api/experiences/{id}: any subset of the input fields. */
 export type ExperiencePatch = Partial<ExperienceInput>;
@@ -197,7 +222,14 @@ export type AudienceInput = { name: string; description?: string; condition: Con
 
 // ---- Results ----
 
-/** GET /api/results/{experienceId}: exposures per variation (distinct visitors). */
+/** The statistics the operator chose; "sequential" (always valid) is the frequentist default. */
+export type ResultsEngine = "bayesian" | "frequentist" | "sequential";
+export type ResultsCorrection = "holm" | "bh" | "none";
+
+/** GET /api/results/{experienceId}?engine=&correction=&alpha= (all optional). */
+export type ResultsQuery = { engine?: ResultsEngine; correction?: ResultsCorrection; alpha?: number };
+
+/** Exposures per variation over the whole experience (distinct visitors). */
 export type VariationExposure = {
   variation_id: string;
   /** null when the variation was removed from the experience since. */
@@ -209,9 +241,73 @@ export type VariationExposure = {
   expected_share: number | null;
 };
 
+/** One variation against its rule's control (the behaviour's first variation). */
+export type Comparison = {
+  /** Relative lift (treatment − control) / control, or the absolute difference when asked. */
+  effect: number;
+  /** The interval at 1 − alpha: confidence (frequentist, sequential) or credible (Bayesian). */
+  ci: [number, number];
+  /** frequentist and sequential engines; with `correction`, the adjusted p-value across goals. */
+  p_value?: number;
+  adjusted_p_value?: number;
+  /** bayesian engine. */
+  chance_to_win?: number;
+  /** bayesian engine: expected loss of choosing [control, treatment]. */
+  risk?: [number, number];
+  significant: boolean;
+};
+
+export type MetricKind = "conversion_rate" | "revenue_per_visitor" | "average_order_value";
+
+export type VariationMetric = {
+  variation_id: string;
+  name: string | null;
+  is_control: boolean;
+  visitors: number;
+  /** Visitors who converted at least once after their first exposure (orders for AOV). */
+  conversions: number;
+  /** conversion_rate: conversions / visitors; revenue_per_visitor: capped revenue / visitors; AOV: revenue / orders. */
+  value: number;
+  /** Summed capped revenue (revenue metrics only). */
+  revenue?: number;
+  /** null for the control, or when the comparison is uninformative (no visitors, zero variance). */
+  comparison: Comparison | null;
+};
+
+export type MetricResult = {
+  goal_id: string;
+  goal_name: string;
+  goal_kind: GoalKind;
+  metric: MetricKind;
+  /** Whether CUPED adjusted this metric with pre-exposure behaviour. */
+  cuped: boolean;
+  variations: VariationMetric[];
+};
+
+/** A day (UTC, YYYY-MM-DD) of one rule: new visitors and conversions per variation that day. */
+export type DailyPoint = {
+  date: string;
+  variations: { variation_id: string; visitors: number; conversions: { [goal_id: string]: number } }[];
+};
+
+export type RuleResults = {
+  rule_id: string;
+  audience_name: string;
+  /** Sample-ratio check against the stored assignment probabilities. */
+  srm: { p_value: number; mismatch: boolean; observed: number[]; expected: number[] };
+  /** A revenue goal gives two metrics (revenue per visitor, average order value); others one. */
+  metrics: MetricResult[];
+  daily: DailyPoint[];
+};
+
 export type ExperienceResults = {
   experience_id: string;
+  engine: ResultsEngine;
+  correction: ResultsCorrection;
+  alpha: number;
+  computed_at: string;
   /** Distinct visitors exposed to the experience (each counted once). */
   total_visitors: number;
   variations: VariationExposure[];
+  rules: RuleResults[];
 };

@@ -50,6 +50,40 @@ describe("CRUD", () => {
     expect(list.experiences.map((e) => e.id)).toContain(created.id);
   });
 
+  it("stores goals with their ids, assigns missing ones, and refuses fields a kind does not use", async () => {
+    const goals = [
+      { name: "Checkout", kind: "page_view", page: { page_path: "/checkout", page_match: "exact_match" } },
+      { id: "goal_cart", name: "Add to cart", kind: "track", event_name: "add_to_cart" },
+      { name: "Revenue", kind: "revenue", revenue_cap: 300 },
+    ];
+    const created = await create({ ...experienceBody(), goals });
+    expect(created.goals.map((g) => g.name)).toEqual(["Checkout", "Add to cart", "Revenue"]);
+    expect(created.goals[0]!.id).toMatch(/^goal_/);
+    expect(created.goals[1]).toEqual(goals[1]);
+    expect((await call(t.app, owner, "GET", `/api/experiences/${created.id}`)).json()).toEqual(created);
+    // Without goals an experience has none.
+    expect((await create()).goals).toEqual([]);
+
+    const refused = [
+      [{ name: "P", kind: "page_view" }, "needs its page"],
+      [{ name: "P", kind: "page_view", page: { page_path: "(", page_match: "regex" } }, "not a valid regular expression"],
+      [{ name: "C", kind: "click", page: { page_path: "/", page_match: "exact_match" } }, "only page-view goals"],
+      [{ name: "R", kind: "revenue", event_name: "x" }, "only click, form and custom-event goals"],
+      [{ name: "T", kind: "track", revenue_cap: 5 }, "only revenue goals"],
+      [{ name: "R", kind: "revenue", revenue_cap: 0 }, "revenue_cap"],
+      [{ name: "X", kind: "scroll" }, "kind"],
+    ] as const;
+    const before = (await call(t.app, owner, "GET", "/api/experiences")).json().experiences.length;
+    for (const [goal, message] of refused) {
+      const res = await call(t.app, owner, "POST", "/api/experiences", { ...experienceBody(), goals: [goal] });
+      expect(res.statusCode, JSON.stringify(goal)).toBe(400);
+      expect(res.json().error.message).toContain(message);
+    }
+    const dup = await call(t.app, owner, "POST", "/api/experiences", { ...experienceBody(), goals: [goals[1], goals[1]] });
+    expect(dup.json().error.message).toContain('Duplicate goal id "goal_cart"');
+    expect((await call(t.app, owner, "GET", "/api/experiences")).json().experiences.length).toBe(before);
+  });
+
   it("assigns the ids a caller leaves out", async () => {
     const body = experienceBody();
     const rule = body.rules[0]!;
@@ -255,7 +289,7 @@ describe("results", () => {
     });
     expect(res.statusCode).toBe(200);
     const results = (await call(t.app, owner, "GET", "/api/results/exp_price_message")).json() as ExperienceResults;
-    expect(results).toEqual({
+    expect(results).toMatchObject({
       experience_id: "exp_price_message",
       total_visitors: 4,
       variations: [

@@ -35,6 +35,7 @@ function experience(id: string, over: Partial<Experience> = {}, variations = [va
     priority: 0,
     pages: [{ domain: DOMAIN, page_path: "/products/", page_match: "contains" }],
     rules: [{ id: `rule_${id}`, audience_id: null, behaviour: { id: `beh_${id}`, name: "b", traffic_allocation: traffic, variations } }],
+    goals: [],
     created_at: "2026-01-01T00:00:00.000Z",
     updated_at: "2026-01-01T00:00:00.000Z",
     ...over,

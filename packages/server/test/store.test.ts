@@ -65,7 +65,7 @@ describe("the account revision", () => {
       expect(rev("a")).toBeGreaterThan(seen[seen.length - 1]!);
       seen.push(rev("a"));
     };
-    const exp = { id: "e", account_id: "a", name: "E", status: "draft" as const, kind: "ab_test" as const, priority: 0, pages: [], rules: [] };
+    const exp = { id: "e", account_id: "a", name: "E", status: "draft" as const, kind: "ab_test" as const, priority: 0, pages: [], rules: [], goals: [] };
     step(() => store.saveExperience(exp));
     step(() => store.saveExperience({ ...exp, status: "running" }));
     step(() => store.saveAudience({ id: "aud", account_id: "a", name: "X", description: "", condition: {} }));
@@ -105,7 +105,7 @@ describe("the account revision", () => {
     const store = new SqliteStore(tempFile());
     store.migrate();
     store.createAccount({ id: "a", name: "A", client_key: "ck_a", settings });
-    const exp = (id: string) => ({ id, account_id: "a", name: id, status: "draft" as const, kind: "ab_test" as const, priority: 0, pages: [], rules: [] });
+    const exp = (id: string) => ({ id, account_id: "a", name: id, status: "draft" as const, kind: "ab_test" as const, priority: 0, pages: [], rules: [], goals: [] });
     store.saveExperience(exp("e1"));
     store.saveExperience(exp("e.2"));
     const decision = (assignments: { experience_id: string; variation_id: string }[]) => ({
@@ -135,7 +135,7 @@ describe("the account revision", () => {
     store.migrate();
     store.createAccount({ id: "a", name: "A", client_key: "ck_a", settings });
     store.createAccount({ id: "b", name: "B", client_key: "ck_b", settings });
-    const exp = { id: "e", account_id: "a", name: "E", status: "draft" as const, kind: "ab_test" as const, priority: 0, pages: [], rules: [] };
+    const exp = { id: "e", account_id: "a", name: "E", status: "draft" as const, kind: "ab_test" as const, priority: 0, pages: [], rules: [], goals: [] };
     store.saveExperience(exp);
     expect(() => store.saveExperience({ ...exp, account_id: "b", name: "stolen" })).toThrow(/another account/);
     expect(store.getExperience("a", "e")!.name).toBe("E");

@@ -26,8 +26,17 @@ export function AppLayout() {
             <NavLink to={paths.experiences} end className="app-nav__link">
               Experiences
             </NavLink>
+            <NavLink to={paths.audiences} className="app-nav__link">
+              Audiences
+            </NavLink>
             <NavLink to={paths.events} className="app-nav__link">
               Live events
+            </NavLink>
+            <NavLink to={paths.install} className="app-nav__link">
+              Install
+            </NavLink>
+            <NavLink to={paths.settings} className="app-nav__link">
+              Settings
             </NavLink>
           </nav>
           <div className="account">

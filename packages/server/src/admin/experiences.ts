@@ -3,7 +3,7 @@
 // the status transitions, and what "publishable" means.
 
 import { randomBytes } from "node:crypto";
-import type { ExperienceInput, ExperienceStatus, RuleInput } from "@storefit/contract";
+import type { ExperienceInput, ExperienceStatus, GoalDefinition, GoalInput, RuleInput } from "@storefit/contract";
 import type { Experience, RuleDefinition, Store } from "../store/types.js";
 import { HttpError } from "../http/errors.js";
 
@@ -22,6 +22,39 @@ export function withIds(rules: readonly RuleInput[]): RuleDefinition[] {
       variations: r.behaviour.variations.map((v) => ({ ...v, id: v.id ?? newId("var") })),
     },
   }));
+}
+
+/**
+ * Goals with their ids, checked: the fields each kind uses and no others, a valid page regex,
+ * unique ids.
+ */
+export function withGoalIds(goals: readonly GoalInput[]): GoalDefinition[] {
+  const seen = new Set<string>();
+  return goals.map((g, i) => {
+    const where = `Goal ${i + 1} ("${g.name}")`;
+    const goal: GoalDefinition = { ...g, id: g.id ?? newId("goal") };
+    if (seen.has(goal.id)) throw new HttpError(400, "invalid_body", `Duplicate goal id "${goal.id}"`);
+    seen.add(goal.id);
+    if (g.kind === "page_view") {
+      if (!g.page) throw new HttpError(400, "invalid_body", `${where}: a page-view goal needs its page`);
+      if (g.page.page_match === "regex") {
+        try {
+          new RegExp(g.page.page_path);
+        } catch {
+          throw new HttpError(400, "invalid_body", `${where}: the page path is not a valid regular expression`);
+        }
+      }
+    } else if (g.page) {
+      throw new HttpError(400, "invalid_body", `${where}: only page-view goals have a page`);
+    }
+    if (g.event_name !== undefined && !["click", "form_submit", "track"].includes(g.kind)) {
+      throw new HttpError(400, "invalid_body", `${where}: only click, form and custom-event goals have an event name`);
+    }
+    if (g.revenue_cap !== undefined && g.kind !== "revenue") {
+      throw new HttpError(400, "invalid_body", `${where}: only revenue goals have a revenue cap`);
+    }
+    return goal;
+  });
 }
 
 /**
@@ -99,5 +132,6 @@ export function fromInput(
     priority: input.priority ?? 0,
     pages: input.pages,
     rules: withIds(input.rules),
+    goals: withGoalIds(input.goals ?? []),
   };
 }

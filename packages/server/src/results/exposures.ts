@@ -39,5 +39,15 @@ export function exposureResults(
     if (known.has(r.variation_id)) continue;
     variations.push({ variation_id: r.variation_id, name: null, visitors: r.visitors, share: share(r.visitors), expected_share: null });
   }
-  return { experience_id: experience.id, total_visitors: exposed.distinct, variations };
+  // TODO(#7, in progress this session): per-rule metrics replace this exposure-only answer.
+  return {
+    experience_id: experience.id,
+    engine: "sequential",
+    correction: "holm",
+    alpha: 0.05,
+    computed_at: new Date().toISOString(),
+    total_visitors: exposed.distinct,
+    variations,
+    rules: [],
+  };
 }

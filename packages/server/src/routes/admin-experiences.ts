@@ -40,6 +40,7 @@ export function experienceDetail(e: Experience): ExperienceDetail {
     priority: e.priority,
     pages: e.pages,
     rules: e.rules,
+    goals: e.goals,
     created_at: e.created_at,
     updated_at: e.updated_at,
   };
@@ -51,6 +52,7 @@ const toInput = (e: Experience): ExperienceInput => ({
   priority: e.priority,
   pages: e.pages,
   rules: e.rules,
+  goals: e.goals,
 });
 
 export function experienceRoutes(app: FastifyInstance, opts: AdminOptions): void {

@@ -109,12 +109,33 @@ const ruleSchema = (idRequired: boolean) =>
     idRequired ? ["id", "audience_id", "behaviour"] : ["behaviour"],
   );
 
+const goalSchema = (idRequired: boolean) =>
+  obj(
+    {
+      id,
+      name,
+      kind: enumOf(["page_view", "click", "form_submit", "track", "revenue"]),
+      page: obj(
+        {
+          domain: { type: "string", maxLength: 253, description: "Empty or absent: any of the account's domains" },
+          page_path: str(2048, 1),
+          page_match: enumOf(["exact_match", "contains", "regex"]),
+        },
+        ["page_path", "page_match"],
+      ),
+      event_name: str(200, 1),
+      revenue_cap: { type: "number", exclusiveMinimum: 0, description: "Each visitor's revenue is capped at this" },
+    },
+    idRequired ? ["id", "name", "kind"] : ["name", "kind"],
+  );
+
 const experienceInputProperties = {
   name,
   kind: KIND,
   priority: { type: "integer", minimum: -1000, maximum: 1000, description: "Higher wins an element" },
   pages: { type: "array", maxItems: 200, items: pageTarget },
   rules: { type: "array", maxItems: 50, items: ruleSchema(false), description: "First matching rule wins" },
+  goals: { type: "array", maxItems: 20, items: goalSchema(false), description: "The first is the primary goal" },
 };
 
 export const experienceBody = obj(experienceInputProperties, ["name", "kind", "pages", "rules"], "A new or replaced experience");
@@ -127,10 +148,11 @@ export const experienceDetailSchema = obj(
     id,
     status: STATUS,
     rules: { type: "array", items: ruleSchema(true) },
+    goals: { type: "array", items: goalSchema(true) },
     created_at: timestamp,
     updated_at: timestamp,
   },
-  ["id", "name", "status", "kind", "priority", "pages", "rules", "created_at", "updated_at"],
+  ["id", "name", "status", "kind", "priority", "pages", "rules", "goals", "created_at", "updated_at"],
 );
 
 export const experienceListSchema = obj(

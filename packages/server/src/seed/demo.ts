@@ -4,7 +4,7 @@
 // change: an A/B test of the price text, a personalized tax line on the second domain, a welcome
 // popup (template) for first-time visitors, and a gallery image per device.
 
-import type { Config, PageConfiguration, Template } from "@storefit/contract";
+import type { Config, GoalDefinition, PageConfiguration, Template } from "@storefit/contract";
 import { SETTINGS_DEFAULTS } from "@storefit/contract";
 import { hashPassword } from "../auth/password.js";
 import type { AccountSettings, ConfigDefinition, NewAudience, NewExperience, Store } from "../store/types.js";
@@ -85,6 +85,8 @@ export function demoExperiences(now = new Date()): NewExperience[] {
   // shop (apps/demo-shop catalog: /images/{handle}-{1..3}.svg).
   const galleryPages = DEMO_PAGES.filter((p) => GALLERY_HANDLES.includes(handleOf(p.page_path)));
   void now;
+  // Every experience counts orders; the A/B test also watches its add-to-cart step and checkout.
+  const revenue: GoalDefinition = { id: "goal_revenue", name: "Revenue", kind: "revenue", revenue_cap: 500 };
   return [
     {
       id: "exp_price_message",
@@ -94,6 +96,11 @@ export function demoExperiences(now = new Date()): NewExperience[] {
       kind: "ab_test",
       priority: 10,
       pages: [{ domain: DEMO_DOMAIN, page_path: "/products/", page_match: "contains" }],
+      goals: [
+        { id: "goal_add_to_cart", name: "Add to cart", kind: "track", event_name: "add_to_cart" },
+        { id: "goal_checkout", name: "Reached checkout", kind: "page_view", page: { page_path: "/checkout", page_match: "exact_match" } },
+        revenue,
+      ],
       rules: [
         {
           id: "rule_price_everyone",
@@ -136,6 +143,7 @@ export function demoExperiences(now = new Date()): NewExperience[] {
       kind: "personalization",
       priority: 5,
       pages: DEMO_SUBDOMAINS.map((domain) => ({ domain, page_path: "/products/", page_match: "contains" as const })),
+      goals: [revenue],
       rules: [
         {
           id: "rule_uk_everyone",
@@ -169,6 +177,7 @@ export function demoExperiences(now = new Date()): NewExperience[] {
       kind: "personalization",
       priority: 1,
       pages: [DEMO_DOMAIN, ...DEMO_SUBDOMAINS].map((domain) => ({ domain, page_path: "/", page_match: "exact_match" as const })),
+      goals: [revenue],
       rules: [
         {
           id: "rule_welcome_first_visit",
@@ -197,6 +206,7 @@ export function demoExperiences(now = new Date()): NewExperience[] {
       kind: "personalization",
       priority: 1,
       pages: galleryPages.map((p) => ({ domain: p.domain, page_path: p.page_path, page_match: "exact_match" as const })),
+      goals: [revenue],
       rules: [
         {
           id: "rule_gallery_everyone",

@@ -161,4 +161,13 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       BEGIN UPDATE accounts SET revision = revision + 1 WHERE id = OLD.account_id; END;
     `,
   },
+  {
+    version: 3,
+    name: "experience goals",
+    sql: `
+      -- What counts as a conversion in an experience's results (issue #7), stored with the
+      -- experience like its pages and rules.
+      ALTER TABLE experiences ADD COLUMN goals_json TEXT NOT NULL DEFAULT '[]';
+    `,
+  },
 ];

@@ -51,6 +51,7 @@ function experienceFromRow(row: Row): Experience {
     priority: row.priority as number,
     pages: JSON.parse(row.pages_json as string) as Experience["pages"],
     rules: JSON.parse(row.rules_json as string) as Experience["rules"],
+    goals: JSON.parse(row.goals_json as string) as Experience["goals"],
     created_at: row.created_at as string,
     updated_at: row.updated_at as string,
   };
@@ -298,11 +299,11 @@ export class SqliteStore implements Store {
       throw new Error(`experience ${e.id} belongs to another account`);
     }
     this.sql(
-      `INSERT INTO experiences (id, account_id, name, status, kind, priority, pages_json, rules_json, created_at, updated_at)
-       VALUES (@id, @account_id, @name, @status, @kind, @priority, @pages_json, @rules_json, @created_at, @updated_at)
+      `INSERT INTO experiences (id, account_id, name, status, kind, priority, pages_json, rules_json, goals_json, created_at, updated_at)
+       VALUES (@id, @account_id, @name, @status, @kind, @priority, @pages_json, @rules_json, @goals_json, @created_at, @updated_at)
        ON CONFLICT (id) DO UPDATE SET name = excluded.name, status = excluded.status, kind = excluded.kind,
          priority = excluded.priority, pages_json = excluded.pages_json, rules_json = excluded.rules_json,
-         updated_at = excluded.updated_at
+         goals_json = excluded.goals_json, updated_at = excluded.updated_at
        WHERE experiences.account_id = excluded.account_id`,
     ).run({
       id: e.id,
@@ -313,6 +314,7 @@ export class SqliteStore implements Store {
       priority: e.priority,
       pages_json: JSON.stringify(e.pages),
       rules_json: JSON.stringify(e.rules),
+      goals_json: JSON.stringify(e.goals),
       created_at: existing?.created_at ?? now,
       updated_at: now,
     });
