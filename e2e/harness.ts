@@ -36,7 +36,10 @@ export async function startStack(): Promise<Stack> {
   const store = new SqliteStore(join(dataDir, "storefit.sqlite"));
   store.migrate();
   await seedDemo(store, OWNER);
-  const app = await buildApp({ store });
+  // STOREFIT_DASHBOARD_DIR: a dashboard build of one's own (vite build --outDir …), so that
+  // rebuilding packages/dashboard/dist cannot pull files from under a running test.
+  const dashboardDir = process.env.STOREFIT_DASHBOARD_DIR;
+  const app = await buildApp({ store, ...(dashboardDir ? { dashboardDir } : {}) });
   await app.listen({ port: 0, host: "127.0.0.1" });
   const apiPort = (app.server.address() as AddressInfo).port;
   const apiUrl = `http://localhost:${apiPort}`;
@@ -53,6 +56,15 @@ export async function startStack(): Promise<Stack> {
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Signs in to the dashboard the stack serves, as the seeded owner unless told otherwise. */
+export async function signInToDashboard(page: Page, stack: Stack, who: { email: string; password: string } = OWNER): Promise<void> {
+  await page.goto(`${stack.apiUrl}/login`);
+  await page.getByLabel("Email").fill(who.email);
+  await page.getByLabel("Password").fill(who.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByTestId("user-email").waitFor();
 }
 
 /** Records every request a page sends to the service, with its parsed JSON body. */
