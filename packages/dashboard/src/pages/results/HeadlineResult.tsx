@@ -1,0 +1,56 @@
+// The experiences list's "headline result" cell: the primary goal's best variation, its lift and
+// how sure we are. Props are kept stable: the list renders <HeadlineResult experienceId={id} />.
+import { useExperienceResults } from "../../api/results";
+import { formatLift, formatPValue, formatPercent } from "./format";
+import { pickHeadline } from "./headline";
+import "./results.css";
+
+export function HeadlineResult({ experienceId }: { experienceId: string }) {
+  const query = useExperienceResults(experienceId);
+
+  if (query.data === undefined) {
+    return query.isError ? (
+      <span className="headline-result headline-result--error" title={query.error.message}>
+        Results unavailable
+      </span>
+    ) : (
+      <span className="headline-result headline-result--loading" aria-busy="true">
+        Loading…
+      </span>
+    );
+  }
+
+  const headline = pickHeadline(query.data);
+  if (headline.kind === "no_data") {
+    return (
+      <span className="headline-result headline-result--empty" data-testid="headline-result">
+        No data yet
+      </span>
+    );
+  }
+
+  const certainty =
+    headline.chanceToWin !== undefined
+      ? `${formatPercent(headline.chanceToWin)} chance to win`
+      : headline.pValue !== undefined
+        ? `p ${formatPValue(headline.pValue)}`
+        : null;
+  const tone = headline.significant ? (headline.effect >= 0 ? "up" : "down") : "neutral";
+
+  return (
+    <span
+      className={`headline-result headline-result--${tone}`}
+      data-testid="headline-result"
+      title={`${headline.goalName}: ${headline.variationName} ${formatLift(headline.effect)}${
+        headline.significant ? " (significant)" : " (not significant)"
+      }`}
+    >
+      <span className="headline-result__lift">{formatLift(headline.effect)}</span>{" "}
+      <span className="headline-result__detail">
+        {headline.variationName} · {headline.goalName}
+        {certainty ? ` · ${certainty}` : ""}
+        {headline.significant ? "" : " · not significant"}
+      </span>
+    </span>
+  );
+}
