@@ -3,12 +3,14 @@
 // one is refused at once rather than silently matching nobody at decision time.
 
 import type { FastifyInstance } from "fastify";
-import type { Audience, AudienceInput, AudienceListResponse } from "@storefit/contract";
+import type { Audience, AudienceInput, AudienceListResponse, Json } from "@storefit/contract";
 import { requireAccess } from "../auth/access.js";
 import { newId } from "../admin/experiences.js";
-import { validateCondition } from "../decide/conditions.js";
+import { attributesOf, evalCondition, validateCondition } from "../decide/conditions.js";
+import type { Condition } from "../decide/conditions.js";
 import { HttpError, sendError } from "../http/errors.js";
-import { ADMIN_SECURITY, errorResponses, idParams } from "../schemas/common.js";
+import { ADMIN_SECURITY, bool, errorResponses, idParams, obj, str } from "../schemas/common.js";
+import type { JsonSchema } from "../schemas/common.js";
 import { audienceBody, audienceListSchema, audienceSchema } from "../schemas/admin.js";
 import type { AdminOptions } from "./admin.js";
 
@@ -18,6 +20,116 @@ function checkCondition(condition: unknown): void {
     const where = result.path ? ` at ${result.path}` : "";
     throw new HttpError(400, "invalid_condition", `The condition is not valid${where}: ${result.error}`);
   }
+}
+
+// ---- "Would this visitor match?" (the dashboard's tester) ----
+// The wire types live here until they move to @storefit/contract (the dashboard mirrors them in
+// packages/dashboard/src/api/audiences.ts).
+
+/** POST /api/audiences/evaluate. */
+export type AudienceEvaluateRequest = { condition: Record<string, Json>; visitor: { user: Record<string, Json>; url?: string } };
+/** One clause of the condition with its own verdict; groups ($and, $or, $nor, $not) come before their parts. */
+export type ClauseVerdict = {
+  path: string;
+  depth: number;
+  attribute: string | null;
+  operator: string | null;
+  expected: Json;
+  actual?: Json;
+  matches: boolean;
+};
+export type AudienceEvaluateResponse = { matches: boolean; clauses: ClauseVerdict[]; attributes: Record<string, Json> };
+
+/** Nesting the verdict list goes into before it reports a clause as a whole. */
+const MAX_EXPLAIN_DEPTH = 6;
+
+export const evaluateBody = obj(
+  {
+    condition: { type: "object", description: "A condition, as an audience holds it (validated first)" },
+    visitor: obj(
+      {
+        user: {
+          type: "object",
+          description: "The visitor as the script sends it (spec §3 User): properties, tags, campaign fields, …",
+        },
+        url: str(4096),
+      },
+      ["user"],
+    ),
+  },
+  ["condition", "visitor"],
+);
+
+const clauseSchema: JsonSchema = obj(
+  {
+    path: str(4096),
+    depth: { type: "integer" },
+    attribute: { type: ["string", "null"] },
+    operator: { type: ["string", "null"], description: "$and, $or, $nor or $not for a group; null for an attribute" },
+    expected: { description: "What the clause asks for" },
+    actual: { description: "The visitor's value of the attribute (absent when it has none)" },
+    matches: bool,
+  },
+  ["path", "depth", "attribute", "operator", "matches"],
+);
+
+export const evaluateSchema = obj(
+  {
+    matches: bool,
+    clauses: { type: "array", items: clauseSchema, description: "Every clause, depth first, with its own verdict" },
+    attributes: { type: "object", additionalProperties: true, description: "The attributes the condition was evaluated against" },
+  },
+  ["matches", "clauses", "attributes"],
+);
+
+/** The value a dotted path reaches, for display; arrays are walked as the evaluator walks them. */
+function valueAt(doc: unknown, path: string): unknown {
+  let values: unknown[] = [doc];
+  for (const part of path.split(".")) {
+    const next: unknown[] = [];
+    for (const v of values) {
+      if (Array.isArray(v)) {
+        if (/^\d+$/.test(part)) next.push(v[Number(part)]);
+        else for (const el of v) if (el && typeof el === "object" && Object.hasOwn(el, part)) next.push((el as Record<string, unknown>)[part]);
+      } else if (v && typeof v === "object" && Object.hasOwn(v, part)) {
+        next.push((v as Record<string, unknown>)[part]);
+      }
+    }
+    values = next;
+  }
+  return values.length === 0 ? undefined : values.length === 1 ? values[0] : values;
+}
+
+/** One verdict per clause, so the operator sees which part of a condition failed. */
+export function explainCondition(attributes: Record<string, unknown>, condition: Condition, path = "", depth = 0): ClauseVerdict[] {
+  const out: ClauseVerdict[] = [];
+  for (const [key, arg] of Object.entries(condition)) {
+    const here = path ? `${path}.${key}` : key;
+    const clause = { [key]: arg } as Condition;
+    const matches = evalCondition(attributes, clause);
+    if (key === "$and" || key === "$or" || key === "$nor" || key === "$not") {
+      out.push({ path: here, depth, attribute: null, operator: key, expected: arg as ClauseVerdict["expected"], matches });
+      if (depth + 1 >= MAX_EXPLAIN_DEPTH) continue;
+      const parts = key === "$not" ? [arg] : Array.isArray(arg) ? arg : [];
+      parts.forEach((part, i) => {
+        if (part && typeof part === "object" && !Array.isArray(part)) {
+          out.push(...explainCondition(attributes, part as Condition, key === "$not" ? here : `${here}[${i}]`, depth + 1));
+        }
+      });
+    } else {
+      const actual = valueAt(attributes, key);
+      out.push({
+        path: here,
+        depth,
+        attribute: key,
+        operator: null,
+        expected: arg as ClauseVerdict["expected"],
+        ...(actual === undefined ? {} : { actual: actual as ClauseVerdict["expected"] }),
+        matches,
+      });
+    }
+  }
+  return out;
 }
 
 export function audienceRoutes(app: FastifyInstance, opts: AdminOptions): void {
@@ -58,6 +170,29 @@ export function audienceRoutes(app: FastifyInstance, opts: AdminOptions): void {
         condition: req.body.condition,
       });
       return reply.code(201).send(saved);
+    },
+  );
+
+  app.post<{ Body: AudienceEvaluateRequest }>(
+    "/api/audiences/evaluate",
+    {
+      onRequest: viewer,
+      schema: {
+        ...doc("Would this visitor match this condition, and why (stores nothing; any role)"),
+        body: evaluateBody,
+        response: { 200: evaluateSchema, ...errorResponses(400, 401, 403, 413, 415) },
+      },
+    },
+    async (req): Promise<AudienceEvaluateResponse> => {
+      checkCondition(req.body.condition);
+      const { user, url } = req.body.visitor;
+      const attributes = attributesOf(user as Record<string, unknown>, url === undefined ? {} : { url });
+      const condition = req.body.condition as Condition;
+      return {
+        matches: evalCondition(attributes, condition),
+        clauses: explainCondition(attributes, condition),
+        attributes: attributes as AudienceEvaluateResponse["attributes"],
+      };
     },
   );
 
