@@ -1,6 +1,127 @@
+// The results screen of one experience (issue #7 part 3; product.md §3 "Results"):
+// Page → (state) → per rule: SRM check, a table per metric, the daily chart; CSV export.
+import { Link, useParams, useSearchParams } from "react-router";
+import type { ExperienceDetail, ExperienceResults } from "@storefit/contract";
+import { useExperienceDetail, useExperienceResults } from "../../api/results";
 import { PageHeader } from "../../components/PageHeader";
+import { EmptyState, ErrorState, LoadingState } from "../../components/StatusMessage";
+import { formatDateTime } from "../../format";
+import { paths } from "../../paths";
+import { StatusBadge } from "../experiences/StatusBadge";
+import { ExportCsvButton } from "./ExportCsvButton";
+import { ExposureTable } from "./ExposureTable";
+import { formatCount } from "./format";
+import { readResultsChoice, writeResultsChoice } from "./options";
+import type { ResultsChoice } from "./options";
+import { ResultsControls } from "./ResultsControls";
+import { RuleResultsSection } from "./RuleResultsSection";
+import "./results.css";
 
-// Placeholder while the screen is being built (issue #7/#8/#9).
 export function ResultsPage() {
-  return <PageHeader title="Results" />;
+  const { experienceId = "" } = useParams();
+  const [params, setParams] = useSearchParams();
+  const choice = readResultsChoice(params);
+  const experience = useExperienceDetail(experienceId);
+  const results = useExperienceResults(experienceId, choice);
+
+  const onChoice = (next: ResultsChoice) => {
+    setParams(writeResultsChoice(params, next), { replace: true });
+  };
+  const name = experience.data?.name;
+
+  return (
+    <>
+      <title>{`${name ? `${name} · ` : ""}Results · Storefit`}</title>
+      <PageHeader
+        title={name ?? "Results"}
+        description={
+          <span className="results-subtitle">
+            {experience.data ? <StatusBadge status={experience.data.status} /> : null}
+            <span>Results</span>
+            <Link to={paths.experience(experienceId)}>Edit experience</Link>
+          </span>
+        }
+        actions={results.data ? <ExportCsvButton results={results.data} /> : null}
+      />
+      {experience.isError ? (
+        <p className="notice notice--warning" role="alert">
+          Could not load the experience&apos;s details: {experience.error.message}
+        </p>
+      ) : null}
+      <ResultsControls choice={choice} onChange={onChoice} />
+      <ResultsBody
+        query={results}
+        experience={experience.data}
+        stale={results.isPlaceholderData}
+      />
+    </>
+  );
+}
+
+function ResultsBody({
+  query,
+  experience,
+  stale,
+}: {
+  query: ReturnType<typeof useExperienceResults>;
+  experience: ExperienceDetail | undefined;
+  stale: boolean;
+}) {
+  const { data } = query;
+  if (data === undefined) {
+    return query.isError ? (
+      <ErrorState
+        title="Could not load the results"
+        error={query.error}
+        onRetry={() => void query.refetch()}
+      />
+    ) : (
+      <LoadingState label="Computing results…" />
+    );
+  }
+  if (data.total_visitors === 0) {
+    return (
+      <EmptyState title="No visitors yet">
+        Results appear once the storefront script has shown this experience to visitors. Check
+        that the experience is running and that its pages match the shop&apos;s URLs.
+      </EmptyState>
+    );
+  }
+  return (
+    <div className="results-body" aria-busy={stale} data-stale={stale || undefined}>
+      {query.isError ? (
+        <p className="notice notice--warning" role="alert">
+          Showing the last results loaded: {query.error.message}
+        </p>
+      ) : null}
+      <ResultsSummary results={data} />
+      <ExposureTable variations={data.variations} />
+      {data.rules.length === 0 ? (
+        <p className="notice" data-testid="no-metrics">
+          {experience && experience.goals.length === 0
+            ? "This experience has no goals: add one in the editor to measure conversions."
+            : "Goal metrics are not available for this experience yet."}
+        </p>
+      ) : (
+        data.rules.map((rule) => (
+          <RuleResultsSection
+            key={rule.rule_id}
+            rule={rule}
+            definition={experience?.rules.find((r) => r.id === rule.rule_id)}
+            results={data}
+          />
+        ))
+      )}
+    </div>
+  );
+}
+
+function ResultsSummary({ results }: { results: ExperienceResults }) {
+  return (
+    <p className="results-summary" data-testid="results-summary">
+      <strong>{formatCount(results.total_visitors)}</strong> visitors exposed · computed{" "}
+      <time dateTime={results.computed_at}>{formatDateTime(results.computed_at)}</time> · alpha{" "}
+      {results.alpha}
+    </p>
+  );
 }

@@ -1,0 +1,135 @@
+// One metric of one rule: a row per variation with its counts, value, lift bar and the engine's
+// measure of certainty (chance to win, or the p-value — adjusted when a correction applies).
+import type { HTMLAttributes } from "react";
+import type {
+  MetricResult,
+  ResultsCorrection,
+  ResultsEngine,
+  VariationMetric,
+} from "@storefit/contract";
+import { Table } from "../../components/Table";
+import type { Column } from "../../components/Table";
+import {
+  METRIC_LABELS,
+  formatCount,
+  formatMetricValue,
+  formatPValue,
+  formatPercent,
+} from "./format";
+import { LiftBar } from "./LiftBar";
+import { liftHalfWidth } from "./lift-scale";
+import { CORRECTION_LABELS } from "./options";
+
+export function variationLabel(v: { variation_id: string; name: string | null }): string {
+  return v.name ?? `Removed variation (${v.variation_id})`;
+}
+
+/** "95% CI" / "95% credible interval", from alpha. */
+export function intervalLabel(engine: ResultsEngine, alpha: number): string {
+  const level = `${Math.round((1 - alpha) * 1000) / 10}%`;
+  return engine === "bayesian" ? `${level} credible interval` : `${level} CI`;
+}
+
+function certaintyHeader(engine: ResultsEngine, correction: ResultsCorrection): string {
+  if (engine === "bayesian") return "Chance to win";
+  return correction === "none" ? "p-value" : `p-value (${CORRECTION_LABELS[correction]}-adjusted)`;
+}
+
+export function MetricTable({
+  metric,
+  engine,
+  correction,
+  alpha,
+}: {
+  metric: MetricResult;
+  engine: ResultsEngine;
+  correction: ResultsCorrection;
+  alpha: number;
+}) {
+  const halfWidth = liftHalfWidth(metric.variations.map((v) => v.comparison));
+  const interval = intervalLabel(engine, alpha);
+  const isAov = metric.metric === "average_order_value";
+
+  const columns: Column<VariationMetric>[] = [
+    {
+      key: "variation",
+      header: "Variation",
+      cell: (v) => (
+        <span className="variation-name">
+          {variationLabel(v)}
+          {v.is_control ? <span className="tag">Control</span> : null}
+        </span>
+      ),
+    },
+    {
+      key: "visitors",
+      header: "Visitors",
+      className: "numeric",
+      cell: (v) => <span data-testid="visitors">{formatCount(v.visitors)}</span>,
+    },
+    {
+      key: "conversions",
+      header: isAov || metric.goal_kind === "revenue" ? "Orders" : "Conversions",
+      className: "numeric",
+      cell: (v) => <span data-testid="conversions">{formatCount(v.conversions)}</span>,
+    },
+    {
+      key: "value",
+      header: METRIC_LABELS[metric.metric],
+      className: "numeric",
+      cell: (v) => <span data-testid="value">{formatMetricValue(metric.metric, v.value)}</span>,
+    },
+    {
+      key: "lift",
+      header: `Lift (${interval})`,
+      cell: (v) =>
+        v.is_control ? (
+          <span className="muted">Baseline</span>
+        ) : v.comparison ? (
+          <LiftBar comparison={v.comparison} halfWidth={halfWidth} intervalLabel={interval} />
+        ) : (
+          <span className="muted">Not enough data</span>
+        ),
+    },
+    {
+      key: "certainty",
+      header: certaintyHeader(engine, correction),
+      className: "numeric",
+      cell: (v) => {
+        const c = v.comparison;
+        if (v.is_control || !c) return <span className="muted">—</span>;
+        const text =
+          engine === "bayesian"
+            ? c.chance_to_win !== undefined
+              ? formatPercent(c.chance_to_win)
+              : "—"
+            : formatPValue(
+                (correction !== "none" ? c.adjusted_p_value : undefined) ?? c.p_value ?? NaN,
+              );
+        return (
+          <span
+            className={`certainty${c.significant ? " certainty--significant" : ""}`}
+            data-testid="certainty"
+          >
+            {text}
+            {c.significant ? <span className="certainty__flag">Significant</span> : null}
+          </span>
+        );
+      },
+    },
+  ];
+
+  return (
+    <Table
+      caption={`${metric.goal_name}: ${METRIC_LABELS[metric.metric]} per variation`}
+      columns={columns}
+      rows={metric.variations}
+      rowKey={(v) => v.variation_id}
+      rowProps={(v) =>
+        ({
+        "data-testid": "variation-row",
+        "data-variation-id": v.variation_id,
+      }) as HTMLAttributes<HTMLTableRowElement>}
+    />
+  );
+}

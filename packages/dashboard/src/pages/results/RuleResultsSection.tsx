@@ -1,0 +1,80 @@
+// The results of one rule (its audience): the sample-ratio check, a table per metric, the chart.
+import type { ExperienceResults, RuleDefinition, RuleResults } from "@storefit/contract";
+import { METRIC_LABELS } from "./format";
+import { DailyChart } from "./DailyChart";
+import { MetricTable, variationLabel } from "./MetricTable";
+import { SrmWarning } from "./SrmWarning";
+
+export function RuleResultsSection({
+  rule,
+  definition,
+  results,
+}: {
+  rule: RuleResults;
+  /** The rule as the experience defines it now; absent when it was removed since. */
+  definition: RuleDefinition | undefined;
+  results: ExperienceResults;
+}) {
+  const names = new Map<string, string>();
+  for (const v of definition?.behaviour.variations ?? []) names.set(v.id, v.name);
+  for (const m of rule.metrics) for (const v of m.variations) names.set(v.variation_id, variationLabel(v));
+  const variationName = (id: string) => names.get(id) ?? id;
+  // srm.observed follows the rule's variations; take their names from the first metric, or the
+  // definition when there is no metric.
+  const srmNames =
+    rule.metrics[0]?.variations.map(variationLabel) ??
+    definition?.behaviour.variations.map((v) => v.name) ??
+    [];
+  const headingId = `rule-${rule.rule_id}`;
+
+  return (
+    <section className="rule-results" aria-labelledby={headingId} data-testid="rule-results">
+      <h2 className="rule-results__title" id={headingId}>
+        Audience: {rule.audience_name}
+      </h2>
+      {rule.srm.mismatch ? (
+        <SrmWarning srm={rule.srm} variationNames={srmNames} />
+      ) : (
+        <p className="srm-ok" data-testid="srm-ok">
+          Traffic split matches the weights (sample-ratio check p ={" "}
+          {rule.srm.p_value >= 0.001 ? rule.srm.p_value.toFixed(3) : "< 0.001"}).
+        </p>
+      )}
+      {rule.metrics.length === 0 ? (
+        <p className="muted">This rule has no goal metrics yet.</p>
+      ) : (
+        rule.metrics.map((metric) => (
+          <section
+            key={`${metric.goal_id}:${metric.metric}`}
+            className="metric-results"
+            data-testid="metric-results"
+            data-goal-id={metric.goal_id}
+            data-metric={metric.metric}
+          >
+            <h3 className="metric-results__title">
+              {metric.goal_name}
+              <span className="metric-results__kind"> · {METRIC_LABELS[metric.metric]}</span>
+              {metric.cuped ? (
+                <span
+                  className="tag"
+                  title="Variance reduced with each visitor's behaviour before the experience (CUPED)"
+                >
+                  CUPED
+                </span>
+              ) : null}
+            </h3>
+            <div className="table-frame">
+              <MetricTable
+                metric={metric}
+                engine={results.engine}
+                correction={results.correction}
+                alpha={results.alpha}
+              />
+            </div>
+          </section>
+        ))
+      )}
+      {rule.metrics.length > 0 ? <DailyChart rule={rule} variationName={variationName} /> : null}
+    </section>
+  );
+}
