@@ -54,6 +54,12 @@ export type ElementInfo = {
   styles: Record<string, string>;
   /** Which `navigate-selection` moves lead somewhere. */
   can: Record<SelectionDirection, boolean>;
+  /**
+   * Unique paths of the previous and next selectable siblings (null: none), so the panel can
+   * write a move (`move_action.target`) or a swap (`swap_action.target`) without moving the
+   * selection. Absent from bridges older than this field.
+   */
+  siblings?: { previous: string | null; next: string | null };
 };
 
 type FromDashboard = {
@@ -168,7 +174,14 @@ const isElementInfo = (x: unknown): boolean =>
   isRect(x.rect) &&
   isStringMap(x.styles) &&
   isObject(x.can) &&
-  SELECTION_DIRECTIONS.every((d) => typeof (x.can as Record<string, unknown>)[d] === "boolean");
+  SELECTION_DIRECTIONS.every((d) => typeof (x.can as Record<string, unknown>)[d] === "boolean") &&
+  optional(
+    x.siblings,
+    (s) =>
+      isObject(s) &&
+      (s.previous === null || isString(s.previous)) &&
+      (s.next === null || isString(s.next)),
+  );
 
 const ERROR_CODES: readonly EditorErrorCode[] = [
   "unsupported-version",

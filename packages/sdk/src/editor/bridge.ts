@@ -195,6 +195,10 @@ export function startBridge(settings: StorefitSettings, origin: string): Bridge 
     const html = el.innerHTML;
     const can = {} as Record<SelectionDirection, boolean>;
     for (const d of SELECTION_DIRECTIONS) can[d] = !!MOVES[d](el);
+    const near = (forward: boolean) => {
+      const s = side(el, forward);
+      return s ? cssPath(s) : null;
+    };
     return {
       path,
       matchCount: count,
@@ -206,6 +210,7 @@ export function startBridge(settings: StorefitSettings, origin: string): Bridge 
       rect: rectOf(el),
       styles,
       can,
+      siblings: { previous: near(false), next: near(true) },
     };
   };
 

@@ -1,0 +1,637 @@
+// The editor itself, once the experience and the account are loaded: the page chooser, the
+// frame, the variation switcher, the device widths, undo/redo, save, and the panel.
+import { useCallback, useEffect, useId, useMemo, useReducer, useRef, useState } from "react";
+import type { FormEvent } from "react";
+import { Link, useSearchParams } from "react-router";
+import type {
+  AccountView,
+  BridgeMessage,
+  ConfigDefinition,
+  EditorDevice,
+  ElementInfo,
+  ExperienceDetail,
+  SelectionDirection,
+} from "@storefit/contract";
+import { editorFrameUrl, originOf } from "@storefit/contract";
+import { isApiRequestError } from "../../api/client";
+import { useSaveVariationConfigs } from "../../api/visual-editor";
+import { paths } from "../../paths";
+import { ElementPanel } from "./ElementPanel";
+import type { Edit } from "./ElementPanel";
+import { PopupForm } from "./PopupForm";
+import type { ChangeScope, EditorState, FrameLocation } from "./model";
+import {
+  describeConfig,
+  editElement,
+  editorReducer,
+  elementConfigIndex,
+  configOnPage,
+  isDirty,
+  locationOf,
+  pageTargeted,
+  previewConfigs,
+  templateOf,
+  variationOf,
+} from "./model";
+import { isShopOrigin, useBridge } from "./useBridge";
+
+/** How long the page may take to load the script and the bridge before we say something. */
+export const BRIDGE_TIMEOUT_MS = 15_000;
+
+/** The frame's width for the mobile preview (CSS pixels), a common phone. */
+export const MOBILE_WIDTH_PX = 390;
+
+const NAV_KEYS: Record<string, SelectionDirection> = {
+  ArrowUp: "parent",
+  ArrowDown: "child",
+  ArrowLeft: "previous",
+  ArrowRight: "next",
+};
+
+const NAV_LABELS: readonly (readonly [SelectionDirection, string, string])[] = [
+  ["parent", "Parent", "Alt+↑"],
+  ["child", "First child", "Alt+↓"],
+  ["previous", "Previous sibling", "Alt+←"],
+  ["next", "Next sibling", "Alt+→"],
+];
+
+type VariationOption = { id: string; label: string };
+
+function variationOptions(experience: ExperienceDetail): VariationOption[] {
+  const many = experience.rules.length > 1;
+  return experience.rules.flatMap((rule) =>
+    rule.behaviour.variations.map((v) => ({
+      id: v.id,
+      label: many ? `${rule.audience_name ?? rule.behaviour.name} · ${v.name}` : v.name,
+    })),
+  );
+}
+
+function initialState(experience: ExperienceDetail): EditorState {
+  const variations: Record<string, ConfigDefinition[]> = {};
+  for (const rule of experience.rules)
+    for (const v of rule.behaviour.variations) variations[v.id] = v.configs;
+  return editorReducer({ histories: {}, saved: {} }, { type: "load", variations });
+}
+
+/** The shop pages the experience targets, as addresses to open (a guess at the scheme). */
+function suggestedPages(experience: ExperienceDetail): string[] {
+  const scheme = window.location.protocol === "http:" ? "http" : "https";
+  return experience.pages
+    .filter((p) => p.page_match !== "regex" && p.domain)
+    .map((p) => `${scheme}://${p.domain}${p.page_path.startsWith("/") ? "" : "/"}${p.page_path}`);
+}
+
+/** The service's words, its code, and the details of a validation error. */
+function SaveError({ error }: { error: Error }) {
+  const details = isApiRequestError(error) ? error.details : undefined;
+  return (
+    <div className="form__error ve-save-error" role="alert">
+      <p>
+        Could not save: {error.message}
+        {isApiRequestError(error) ? <span className="mono"> ({error.code})</span> : null}
+      </p>
+      {Array.isArray(details) && details.length > 0 ? (
+        <ul>
+          {details.slice(0, 5).map((d, i) => (
+            <li key={i} className="mono">
+              {typeof d === "string" ? d : JSON.stringify(d)}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+}
+
+function inEditable(target: EventTarget | null): boolean {
+  const el = target as HTMLElement | null;
+  return !!el && (el.isContentEditable || /^(?:INPUT|TEXTAREA|SELECT)$/.test(el.tagName));
+}
+
+export function VisualEditor({
+  experience,
+  account,
+  requestedVariationId,
+  initialPage,
+}: {
+  experience: ExperienceDetail;
+  account: AccountView;
+  requestedVariationId: string | null;
+  initialPage: string | null;
+}) {
+  const [, setSearchParams] = useSearchParams();
+  const variations = useMemo(() => variationOptions(experience), [experience]);
+  const [state, dispatch] = useReducer(editorReducer, experience, initialState);
+  const [variationId, setVariationId] = useState(
+    variations.some((v) => v.id === requestedVariationId)
+      ? requestedVariationId!
+      : (variations[0]?.id ?? ""),
+  );
+  const domains = useMemo(
+    () => ({ domain: account.settings.domain, subdomains: account.settings.subdomains ?? [] }),
+    [account],
+  );
+  const suggestions = useMemo(() => suggestedPages(experience), [experience]);
+
+  // ---- the page in the frame ----
+  const frameRef = useRef<HTMLIFrameElement>(null);
+  const [address, setAddress] = useState(initialPage ?? suggestions[0] ?? "");
+  const [addressError, setAddressError] = useState<string | null>(null);
+  const [opened, setOpened] = useState<{ url: string; origin: string } | null>(null);
+  const [location, setLocation] = useState<FrameLocation | null>(null);
+  const [ready, setReady] = useState(false);
+  const [timedOut, setTimedOut] = useState(false);
+  const [device, setDevice] = useState<EditorDevice>("desktop");
+  const [selectMode, setSelectMode] = useState(true);
+  const [scope, setScope] = useState<ChangeScope>("page");
+
+  // ---- what the bridge reports ----
+  const [selection, setSelection] = useState<ElementInfo | null>(null);
+  const [hover, setHover] = useState<{ path: string; matchCount: number } | null>(null);
+  const [bridgeError, setBridgeError] = useState<string | null>(null);
+  const [preview, setPreview] = useState<{ missing: string[]; skipped: string[] } | null>(null);
+  const [pathText, setPathText] = useState("");
+
+  const open = useCallback(
+    (url: string) => {
+      const origin = originOf(url);
+      if (!origin || !locationOf(url)) {
+        setAddressError("Enter the full address of a shop page, starting with http:// or https://.");
+        return;
+      }
+      if (!isShopOrigin(origin, domains)) {
+        const all = [domains.domain, ...domains.subdomains].filter(Boolean).join(", ");
+        setAddressError(`That page is not on the account's domains (${all || "none set"}).`);
+        return;
+      }
+      setAddressError(null);
+      setReady(false);
+      setTimedOut(false);
+      setSelection(null);
+      setHover(null);
+      setPreview(null);
+      setBridgeError(null);
+      setLocation(locationOf(url));
+      setOpened({ url: editorFrameUrl(url, window.location.origin), origin });
+    },
+    [domains],
+  );
+
+  // Open the page the address names when the editor starts with one (?page=).
+  const openedInitial = useRef(false);
+  useEffect(() => {
+    if (openedInitial.current || !initialPage) return;
+    openedInitial.current = true;
+    open(initialPage);
+  }, [initialPage, open]);
+
+  useEffect(() => {
+    if (!opened || ready) return;
+    const timer = window.setTimeout(() => setTimedOut(true), BRIDGE_TIMEOUT_MS);
+    return () => window.clearTimeout(timer);
+  }, [opened, ready]);
+
+  const locationRef = useRef(location);
+  useEffect(() => {
+    locationRef.current = location;
+  });
+
+  const onMessage = useCallback((m: BridgeMessage) => {
+    switch (m.type) {
+      case "ready": {
+        setReady(true);
+        setTimedOut(false);
+        const next = locationOf(m.url);
+        const prev = locationRef.current;
+        // A new page: what was selected on the old one is gone.
+        if (!prev || !next || prev.pathname !== next.pathname || prev.hostname !== next.hostname)
+          setSelection(null);
+        setLocation(next);
+        return;
+      }
+      case "hover":
+        setHover(m.path ? { path: m.path, matchCount: m.matchCount } : null);
+        return;
+      case "selected":
+        setSelection(m.selection);
+        setPathText(m.selection?.path ?? "");
+        setBridgeError(null);
+        return;
+      case "preview-applied":
+        setPreview({ missing: m.missing, skipped: m.skipped });
+        return;
+      case "preview-cleared":
+        setPreview(null);
+        return;
+      case "error":
+        setBridgeError(
+          m.code === "no-match"
+            ? `Nothing on the page matches ${m.message}`
+            : m.code === "invalid-path"
+              ? `Not a valid CSS path: ${m.message}`
+              : m.message,
+        );
+        return;
+    }
+  }, []);
+
+  const send = useBridge(frameRef, opened?.origin ?? null, domains, onMessage);
+
+  // ---- the chosen variation, previewed live ----
+  const history = state.histories[variationId];
+  const configs = useMemo(() => history?.present ?? [], [history]);
+  const shown = useMemo(
+    () => (location ? previewConfigs(configs, variationId, location) : []),
+    [configs, variationId, location],
+  );
+  const shownKey = JSON.stringify(shown);
+  useEffect(() => {
+    if (!ready) return;
+    send({ type: "preview", configs: JSON.parse(shownKey) as typeof shown, device });
+  }, [ready, shownKey, device, send]);
+  useEffect(() => {
+    if (ready) send({ type: "select-mode", on: selectMode });
+  }, [ready, selectMode, send]);
+
+  const edit = useCallback(
+    (key: string | null, change: (c: ConfigDefinition[]) => ConfigDefinition[]) =>
+      dispatch({ type: "edit", variationId, key, change }),
+    [variationId],
+  );
+  const editSelected = useCallback(
+    (key: string | null, e: Edit) => {
+      if (!selection || !location) return;
+      edit(key && `${selection.path}:${key}`, (c) =>
+        editElement(c, selection.path, location, scope, e),
+      );
+    },
+    [edit, selection, location, scope],
+  );
+  const undo = useCallback(() => dispatch({ type: "undo", variationId }), [variationId]);
+  const redo = useCallback(() => dispatch({ type: "redo", variationId }), [variationId]);
+  const navigate = useCallback(
+    (direction: SelectionDirection) => send({ type: "navigate-selection", direction }),
+    [send],
+  );
+
+  // The dashboard's keys (inputs keep their own undo and arrows).
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (inEditable(e.target)) return;
+      const mod = e.ctrlKey || e.metaKey;
+      const key = e.key.toLowerCase();
+      if (mod && key === "z") {
+        e.preventDefault();
+        if (e.shiftKey) redo();
+        else undo();
+      } else if (mod && key === "y") {
+        e.preventDefault();
+        redo();
+      } else if (e.altKey && NAV_KEYS[e.key] && selection) {
+        e.preventDefault();
+        navigate(NAV_KEYS[e.key]!);
+      } else if (e.key === "Escape" && selection) {
+        send({ type: "clear-selection" });
+      }
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [undo, redo, navigate, send, selection]);
+
+  const dirty = isDirty(state, variationId);
+  const anyDirty = variations.some((v) => isDirty(state, v.id));
+  useEffect(() => {
+    if (!anyDirty) return;
+    const warn = (e: BeforeUnloadEvent) => e.preventDefault();
+    window.addEventListener("beforeunload", warn);
+    return () => window.removeEventListener("beforeunload", warn);
+  }, [anyDirty]);
+
+  const save = useSaveVariationConfigs();
+  const onSave = () => {
+    const saving = configs;
+    save.mutate(
+      { experience, variationId, configs: saving },
+      { onSuccess: () => dispatch({ type: "saved", variationId, configs: saving }) },
+    );
+  };
+
+  const switchVariation = (id: string) => {
+    setVariationId(id);
+    setSearchParams(
+      (prev) => {
+        const next = new URLSearchParams(prev);
+        next.set("variation", id);
+        return next;
+      },
+      { replace: true },
+    );
+  };
+
+  const onOpen = (e: FormEvent) => {
+    e.preventDefault();
+    open(address.trim());
+  };
+  const onPath = (e: FormEvent) => {
+    e.preventDefault();
+    if (pathText.trim()) send({ type: "select-path", path: pathText.trim() });
+  };
+
+  const selectedConfig =
+    selection && location
+      ? configs[elementConfigIndex(configs, selection.path, location)]
+      : undefined;
+  const onThisPage = location ? configs.filter((c) => configOnPage(c, location)) : [];
+  const offTarget = location && !pageTargeted(experience.pages, location);
+  const ids = { address: useId(), variation: useId(), path: useId(), scope: useId(), pages: useId() };
+  const canUndo = !!history && history.past.length > 0;
+  const canRedo = !!history && history.future.length > 0;
+
+  return (
+    <div className="ve">
+      <header className="ve-bar">
+        <Link className="ve-bar__back" to={paths.experience(experience.id)}>
+          ← {experience.name}
+        </Link>
+        <div className="ve-field ve-field--inline">
+          <label className="ve-field__label" htmlFor={ids.variation}>
+            Variation
+          </label>
+          <select
+            id={ids.variation}
+            className="field__input ve-input"
+            value={variationId}
+            onChange={(e) => switchVariation(e.target.value)}
+          >
+            {variations.map((v) => (
+              <option key={v.id} value={v.id}>
+                {v.label}
+                {isDirty(state, v.id) ? " (unsaved)" : ""}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="ve-toggle" role="group" aria-label="Preview width">
+          {(["desktop", "mobile"] as const).map((d) => (
+            <button
+              key={d}
+              type="button"
+              className="button button--secondary button--small"
+              aria-pressed={device === d}
+              onClick={() => setDevice(d)}
+            >
+              {d === "desktop" ? "Desktop" : "Mobile"}
+            </button>
+          ))}
+        </div>
+        <div className="ve-toggle" role="group" aria-label="History">
+          <button
+            type="button"
+            className="button button--secondary button--small"
+            onClick={undo}
+            disabled={!canUndo}
+            title="Undo (Ctrl+Z)"
+          >
+            Undo
+          </button>
+          <button
+            type="button"
+            className="button button--secondary button--small"
+            onClick={redo}
+            disabled={!canRedo}
+            title="Redo (Ctrl+Shift+Z)"
+          >
+            Redo
+          </button>
+        </div>
+        <span className="ve-bar__status" role="status" data-testid="save-status">
+          {save.isPending
+            ? "Saving…"
+            : dirty
+              ? "Unsaved changes"
+              : save.isSuccess
+                ? "Saved"
+                : "No unsaved changes"}
+        </span>
+        <button
+          type="button"
+          className="button button--primary"
+          onClick={onSave}
+          disabled={save.isPending || !dirty}
+        >
+          Save variation
+        </button>
+      </header>
+      {save.isError ? <SaveError error={save.error} /> : null}
+
+      <div className="ve-body">
+        <section className="ve-stage" aria-label="Shop page">
+          <form className="ve-address" onSubmit={onOpen}>
+            <label className="ve-field__label" htmlFor={ids.address}>
+              Page address
+            </label>
+            <input
+              id={ids.address}
+              className="field__input ve-input mono"
+              list={ids.pages}
+              value={address}
+              placeholder="https://your-shop.example/products/…"
+              onChange={(e) => setAddress(e.target.value)}
+              aria-invalid={addressError ? true : undefined}
+              aria-describedby={addressError ? `${ids.address}-error` : undefined}
+            />
+            <datalist id={ids.pages}>
+              {suggestions.map((s) => (
+                <option key={s} value={s} />
+              ))}
+            </datalist>
+            <button type="submit" className="button button--secondary">
+              Open
+            </button>
+          </form>
+          {addressError ? (
+            <p className="form__error" role="alert" id={`${ids.address}-error`}>
+              {addressError}
+            </p>
+          ) : null}
+          {offTarget ? (
+            <p className="notice notice--warning">
+              This page is not one of the experience's target pages: the shop will not show changes
+              made here until the experience targets it.
+            </p>
+          ) : null}
+          {timedOut ? (
+            <p className="form__error" role="alert">
+              The page did not answer. Check that the Storefit snippet is installed on it and that
+              its api_host is this dashboard's address ({window.location.origin}).
+            </p>
+          ) : null}
+          {preview && preview.missing.length > 0 ? (
+            <p className="notice notice--warning" role="status">
+              {preview.missing.length} change{preview.missing.length === 1 ? "" : "s"} found no
+              element on this page.
+            </p>
+          ) : null}
+          <div className="ve-frame-wrap">
+            {opened ? (
+              <>
+                {!ready && !timedOut ? (
+                  <div className="ve-frame-loading" role="status">
+                    <span className="spinner" aria-hidden="true" /> Loading the page…
+                  </div>
+                ) : null}
+                <iframe
+                  ref={frameRef}
+                  key={opened.url}
+                  name="storefit-editor"
+                  title="Shop page being edited"
+                  className={`ve-frame ve-frame--${device}`}
+                  style={device === "mobile" ? { width: MOBILE_WIDTH_PX } : undefined}
+                  src={opened.url}
+                />
+              </>
+            ) : (
+              <div className="ve-frame-empty">
+                <p>Choose a page of the shop to edit: one the experience targets, or any address on {domains.domain}.</p>
+              </div>
+            )}
+          </div>
+        </section>
+
+        <aside className="ve-panel" aria-label="Changes">
+          <section className="ve-selection" aria-label="Selected element">
+            <div className="ve-check">
+              <input
+                id={`${ids.path}-mode`}
+                type="checkbox"
+                checked={selectMode}
+                onChange={(e) => setSelectMode(e.target.checked)}
+              />
+              <label htmlFor={`${ids.path}-mode`}>Select elements by clicking in the page</label>
+            </div>
+            <form className="ve-path" onSubmit={onPath}>
+              <label className="ve-field__label" htmlFor={ids.path}>
+                CSS path
+              </label>
+              <div className="ve-row">
+                <input
+                  id={ids.path}
+                  className="field__input ve-input mono"
+                  value={pathText}
+                  placeholder={hover?.path ?? "Click an element in the page"}
+                  onChange={(e) => setPathText(e.target.value)}
+                  data-testid="selected-path"
+                />
+                <button type="submit" className="button button--secondary button--small" disabled={!ready}>
+                  Select
+                </button>
+              </div>
+            </form>
+            <p className="ve-hint" data-testid="match-count" aria-live="polite">
+              {selection
+                ? `<${selection.tagName}> · ${selection.matchCount} ${selection.matchCount === 1 ? "element matches" : "elements match"}`
+                : hover
+                  ? `Pointer on ${hover.path}`
+                  : "Nothing selected"}
+            </p>
+            {selection && selection.matchCount > 1 ? (
+              <p className="notice notice--warning">
+                This path matches {selection.matchCount} elements: a change applies to the first.
+              </p>
+            ) : null}
+            {bridgeError ? (
+              <p className="form__error" role="alert">
+                {bridgeError}
+              </p>
+            ) : null}
+            <div className="ve-row" role="group" aria-label="Move the selection">
+              {NAV_LABELS.map(([direction, label, keys]) => (
+                <button
+                  key={direction}
+                  type="button"
+                  className="button button--secondary button--small"
+                  disabled={!selection?.can[direction]}
+                  onClick={() => navigate(direction)}
+                  title={keys}
+                  aria-keyshortcuts={keys.replace("↑", "ArrowUp").replace("↓", "ArrowDown").replace("←", "ArrowLeft").replace("→", "ArrowRight")}
+                >
+                  {label}
+                </button>
+              ))}
+            </div>
+            <div className="ve-field ve-field--inline">
+              <label className="ve-field__label" htmlFor={ids.scope}>
+                New changes apply on
+              </label>
+              <select
+                id={ids.scope}
+                className="field__input ve-input"
+                value={scope}
+                onChange={(e) => setScope(e.target.value as ChangeScope)}
+              >
+                <option value="page">This page only</option>
+                <option value="experience">Every page the experience targets</option>
+              </select>
+            </div>
+          </section>
+
+          {selection ? (
+            <ElementPanel
+              key={`${variationId} ${selection.path}`}
+              selection={selection}
+              variation={variationOf(selectedConfig)}
+              onEdit={editSelected}
+            />
+          ) : (
+            <p className="ve-hint ve-panel__empty">
+              Click an element in the page to change it. Keys: Alt+arrows move the selection,
+              Ctrl+Z undoes, Ctrl+Shift+Z redoes.
+            </p>
+          )}
+
+          <section className="ve-section ve-changes" aria-label="Changes on this page">
+            <h2 className="ve-section__title">Changes on this page</h2>
+            {onThisPage.length === 0 ? (
+              <p className="ve-hint">This variation changes nothing on this page.</p>
+            ) : (
+              <ul className="ve-changes__list">
+                {onThisPage.map((c) => {
+                  const path = c.properties?.element_path;
+                  return (
+                    <li key={c.config_id} className="ve-changes__item" data-testid="change-row">
+                      <button
+                        type="button"
+                        className="ve-changes__path mono"
+                        disabled={!path || !ready}
+                        onClick={() => path && send({ type: "select-path", path })}
+                      >
+                        {path ?? templateOf(c)?.id ?? c.config_id}
+                      </button>
+                      <span className="ve-hint">{describeConfig(c)}</span>
+                      <button
+                        type="button"
+                        className="button button--secondary button--small"
+                        onClick={() =>
+                          edit(null, (all) => all.filter((x) => x.config_id !== c.config_id))
+                        }
+                        aria-label={`Remove the change of ${path ?? c.config_id}`}
+                      >
+                        Remove
+                      </button>
+                    </li>
+                  );
+                })}
+              </ul>
+            )}
+          </section>
+
+          <PopupForm
+            disabled={!location}
+            onInsert={(make) => location && edit(null, (all) => [...all, make(location, scope)])}
+          />
+        </aside>
+      </div>
+    </div>
+  );
+}
