@@ -1,6 +1,121 @@
+// The experience editor route: /experiences/new creates a draft, /experiences/:experienceId
+// edits one. Viewers see the same screen with every input disabled.
+import { Link, useNavigate, useParams } from "react-router";
+import type { ExperienceDetail } from "@storefit/contract";
+import {
+  useAccountForTargeting,
+  useAudienceOptions,
+  useChangeExperienceStatus,
+  useCreateExperience,
+  useExperience,
+  useUpdateExperience,
+} from "../../api/experiences";
 import { PageHeader } from "../../components/PageHeader";
+import { ErrorState, LoadingState } from "../../components/StatusMessage";
+import { paths } from "../../paths";
+import { useCanEdit } from "../experiences/canEdit";
+import { StatusBadge } from "../experiences/StatusBadge";
+import { STATUS_ACTIONS } from "../experiences/status-actions";
+import { ExperienceEditorForm } from "./ExperienceEditorForm";
+import { emptyExperience, experienceToForm } from "./model";
+import "./editor.css";
 
-// Placeholder while the screen is being built (issue #7/#8/#9).
+function StatusActions({ experience, canEdit }: { experience: ExperienceDetail; canEdit: boolean }) {
+  const change = useChangeExperienceStatus();
+  return (
+    <div className="exp-actions">
+      <StatusBadge status={experience.status} />
+      <Link className="button button--secondary button--small" to={paths.results(experience.id)}>
+        Results
+      </Link>
+      {STATUS_ACTIONS[experience.status].map((a) => (
+        <button
+          key={a.to}
+          type="button"
+          className={`button button--small ${a.to === "running" ? "button--primary" : "button--secondary"}`}
+          disabled={!canEdit || change.isPending}
+          onClick={() => change.mutate({ id: experience.id, status: a.to })}
+          data-testid={`status-${a.to}`}
+        >
+          {a.label}
+        </button>
+      ))}
+      {change.error ? (
+        <p className="exp-actions__error" role="alert">
+          {change.error.message}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
 export function ExperienceEditorPage() {
-  return <PageHeader title="Experience editor" />;
+  const { experienceId } = useParams();
+  const navigate = useNavigate();
+  const canEdit = useCanEdit();
+  const experience = useExperience(experienceId);
+  const audiences = useAudienceOptions();
+  const account = useAccountForTargeting();
+  const create = useCreateExperience();
+  const update = useUpdateExperience();
+
+  const isNew = experienceId === undefined;
+  const title = isNew ? "New experience" : (experience.data?.name ?? "Experience");
+
+  if (!isNew && experience.data === undefined) {
+    return (
+      <>
+        <title>Experience · Storefit</title>
+        <PageHeader title="Experience" />
+        {experience.isError ? (
+          <ErrorState title="Could not load the experience" error={experience.error} onRetry={() => void experience.refetch()} />
+        ) : (
+          <LoadingState label="Loading the experience…" />
+        )}
+      </>
+    );
+  }
+  if (audiences.data === undefined && audiences.isPending) return <LoadingState label="Loading audiences…" />;
+
+  const detail = experience.data ?? null;
+  const settings = account.data?.settings;
+  const domains = settings ? [settings.domain, ...settings.subdomains].filter(Boolean) : [];
+
+  return (
+    <>
+      <title>{`${title} · Storefit`}</title>
+      <PageHeader
+        title={title}
+        description={
+          <>
+            <Link to={paths.experiences}>All experiences</Link>
+            {!canEdit ? " · You have view-only access: nothing here can be changed." : null}
+          </>
+        }
+        actions={detail ? <StatusActions experience={detail} canEdit={canEdit} /> : null}
+      />
+      {audiences.isError ? (
+        <p className="notice notice--warning" role="alert">
+          Could not load audiences ({audiences.error.message}); rules can target everyone only.
+        </p>
+      ) : null}
+      <ExperienceEditorForm
+        // A different experience (after duplicating, or creating) starts a fresh form.
+        key={detail?.id ?? "new"}
+        initial={detail ? experienceToForm(detail) : emptyExperience()}
+        experience={detail}
+        audiences={audiences.data?.audiences ?? []}
+        mainDomain={settings?.domain || undefined}
+        domains={domains}
+        canEdit={canEdit}
+        saveError={(isNew ? create.error : update.error) ?? null}
+        onSubmit={async (input) => {
+          if (detail) return update.mutateAsync({ id: detail.id, input });
+          const saved = await create.mutateAsync(input);
+          void navigate(paths.experience(saved.id), { replace: true });
+          return saved;
+        }}
+      />
+    </>
+  );
 }

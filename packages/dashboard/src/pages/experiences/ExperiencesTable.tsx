@@ -1,8 +1,14 @@
+import { Link } from "react-router";
 import type { ExperienceSummary } from "@storefit/contract";
 import { type Column, Table } from "../../components/Table";
 import { formatDateTime } from "../../format";
+import { paths } from "../../paths";
+import { HeadlineResult } from "../results/HeadlineResult";
+import { ExperienceActions } from "./ExperienceActions";
 import { EXPERIENCE_KIND_LABELS, PAGE_MATCH_LABELS } from "./labels";
 import { StatusBadge } from "./StatusBadge";
+import { TrafficCell } from "./TrafficCell";
+import "./experiences.css";
 
 /** How many targeted pages a row lists before summarising the rest as "+N more". */
 const PAGES_SHOWN = 2;
@@ -29,12 +35,22 @@ function PagesCell({ pages }: { pages: ExperienceSummary["pages"] }) {
   );
 }
 
-const columns: readonly Column<ExperienceSummary>[] = [
-  { key: "name", header: "Name", cell: (e) => <span className="cell-strong">{e.name}</span> },
+const columns = (canEdit: boolean): readonly Column<ExperienceSummary>[] => [
+  {
+    key: "name",
+    header: "Name",
+    cell: (e) => (
+      <Link className="cell-strong exp-name" to={paths.experience(e.id)}>
+        {e.name}
+      </Link>
+    ),
+  },
   { key: "kind", header: "Kind", cell: (e) => EXPERIENCE_KIND_LABELS[e.kind] ?? e.kind },
   { key: "status", header: "Status", cell: (e) => <StatusBadge status={e.status} /> },
   { key: "pages", header: "Pages", cell: (e) => <PagesCell pages={e.pages} /> },
+  { key: "traffic", header: "Traffic", cell: (e) => <TrafficCell experienceId={e.id} /> },
   { key: "variations", header: "Variations", cell: (e) => e.variation_count, className: "numeric" },
+  { key: "result", header: "Headline result", cell: (e) => <HeadlineResult experienceId={e.id} /> },
   {
     key: "updated",
     header: "Updated",
@@ -44,13 +60,20 @@ const columns: readonly Column<ExperienceSummary>[] = [
       </time>
     ),
   },
+  { key: "actions", header: "Actions", cell: (e) => <ExperienceActions experience={e} canEdit={canEdit} /> },
 ];
 
-export function ExperiencesTable({ experiences }: { experiences: readonly ExperienceSummary[] }) {
+export function ExperiencesTable({
+  experiences,
+  canEdit,
+}: {
+  experiences: readonly ExperienceSummary[];
+  canEdit: boolean;
+}) {
   return (
     <Table
       caption="Experiences"
-      columns={columns}
+      columns={columns(canEdit)}
       rows={experiences}
       rowKey={(e) => e.id}
       rowProps={() => ({ "data-testid": "experience-row" })}

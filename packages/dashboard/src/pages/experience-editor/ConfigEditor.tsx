@@ -1,0 +1,203 @@
+// One config of a variation (spec §3 "Config"): where it applies, its data type, a value editor
+// fitting the type, and for page elements the element changes, the mobile and desktop
+// sub-variations and customfit_meta. "Edit as JSON" is the escape hatch for rare fields.
+import { useId, useState } from "react";
+import { useFormContext } from "react-hook-form";
+import type { Path } from "react-hook-form";
+import type { VariationDataType } from "@storefit/contract";
+import { configFromForm, configToForm, DATA_TYPE_LABELS, PAGE_MATCH_OPTIONS } from "./model";
+import type { ConfigForm, ExperienceForm } from "./model";
+import { ElementFields } from "./ElementFields";
+import { CheckboxField, Section, SelectField, TextArea, TextField, useValue } from "./fields";
+import type { FieldName } from "./fields";
+import { MetaFields } from "./MetaFields";
+
+const DATA_TYPE_OPTIONS = (Object.keys(DATA_TYPE_LABELS) as VariationDataType[]).map((value) => ({
+  value,
+  label: DATA_TYPE_LABELS[value],
+}));
+
+function ColorEditor({ name }: { name: FieldName }) {
+  const id = useId();
+  const { setValue } = useFormContext<ExperienceForm>();
+  const value = useValue<string>(name);
+  const hex = /^#[0-9a-f]{6}$/i.test(value ?? "") ? value : "#000000";
+  return (
+    <div className="ed-row">
+      <TextField name={name} label="Color (any CSS color)" mono placeholder="#2f6b4f" />
+      <div className="field">
+        <label className="field__label" htmlFor={id}>
+          Pick a color
+        </label>
+        <input
+          id={id}
+          type="color"
+          className="ed-color"
+          value={hex}
+          onChange={(e) => setValue(name as Path<ExperienceForm>, e.target.value, { shouldDirty: true, shouldValidate: true })}
+        />
+      </div>
+    </div>
+  );
+}
+
+function RichTextEditor({ name }: { name: FieldName }) {
+  const html = useValue<string>(name);
+  return (
+    <div className="ed-richtext">
+      <TextArea name={name} label="Rich text (HTML)" mono rows={5} />
+      {/* sandbox="" runs no script of the operator's HTML inside the dashboard. */}
+      <iframe className="ed-richtext__preview" title="Rich text preview" sandbox="" srcDoc={html ?? ""} />
+    </div>
+  );
+}
+
+function ValueEditor({ prefix, type }: { prefix: FieldName; type: VariationDataType }) {
+  const listKind = useValue<string>(`${prefix}listKind`);
+  switch (type) {
+    case "STRING":
+      return <TextArea name={`${prefix}scalar`} label="Text value" rows={2} />;
+    case "RICHTEXT":
+      return <RichTextEditor name={`${prefix}scalar`} />;
+    case "COLOR":
+      return <ColorEditor name={`${prefix}scalar`} />;
+    case "NUMBER":
+      return <TextField name={`${prefix}scalar`} label="Number value" type="number" />;
+    case "BOOLEAN":
+      return <CheckboxField name={`${prefix}bool`} label="On (true)" />;
+    case "LIST":
+      return (
+        <>
+          <SelectField
+            name={`${prefix}listKind`}
+            label="Items are"
+            options={[
+              { value: "string", label: "Text" },
+              { value: "number", label: "Numbers" },
+            ]}
+          />
+          <TextArea name={`${prefix}scalar`} label={`List items (${listKind === "number" ? "numbers" : "text"}, one per line)`} rows={4} />
+        </>
+      );
+    case "JSON":
+      return <TextArea name={`${prefix}scalar`} label="JSON value" mono rows={6} />;
+    default:
+      return null;
+  }
+}
+
+export function ConfigEditor({
+  prefix,
+  index,
+  onRemove,
+  onReplace,
+}: {
+  /** "rules.0.behaviour.variations.1.configs.2." */
+  prefix: FieldName;
+  index: number;
+  onRemove: () => void;
+  onReplace: (config: ConfigForm) => void;
+}) {
+  const { getValues } = useFormContext<ExperienceForm>();
+  const mode = useValue<ConfigForm["mode"]>(`${prefix}mode`);
+  const type = useValue<VariationDataType>(`${prefix}variation_data_type`);
+  const elementPath = useValue<string>(`${prefix}element_path`);
+  const hasMobile = useValue<boolean>(`${prefix}hasMobile`);
+  const hasDesktop = useValue<boolean>(`${prefix}hasDesktop`);
+  const [switchError, setSwitchError] = useState<string | null>(null);
+  const current = () => getValues(prefix.slice(0, -1) as Path<ExperienceForm>) as ConfigForm;
+
+  const toJson = () => {
+    const result = configFromForm(current());
+    if (!result.ok) {
+      setSwitchError(`Fix the config first: ${result.problems[0]?.message ?? ""}`);
+      return;
+    }
+    setSwitchError(null);
+    onReplace({ ...current(), mode: "json", json: JSON.stringify(result.value, null, 2) });
+  };
+  const toForm = () => {
+    const result = configFromForm(current());
+    if (!result.ok) {
+      setSwitchError(`Fix the JSON first: ${result.problems[0]?.message ?? ""}`);
+      return;
+    }
+    const form = configToForm(result.value);
+    if (form.mode === "json") {
+      setSwitchError("This config has fields the form cannot show; keep editing it as JSON so nothing is lost.");
+      return;
+    }
+    setSwitchError(null);
+    onReplace(form);
+  };
+
+  const title = `Config ${index + 1}${elementPath ? `: ${elementPath}` : ""}`;
+  return (
+    <section className="ed-config" aria-label={title}>
+      <div className="ed-config__header">
+        <h5 className="ed-config__title">{title}</h5>
+        <div className="ed-config__tools">
+          {mode === "json" ? (
+            <button type="button" className="button button--secondary button--small" onClick={toForm}>
+              Edit in the form
+            </button>
+          ) : (
+            <button type="button" className="button button--secondary button--small" onClick={toJson}>
+              Edit as JSON
+            </button>
+          )}
+          <button type="button" className="button button--secondary button--small" onClick={onRemove}>
+            Remove config
+          </button>
+        </div>
+      </div>
+      {switchError ? (
+        <p className="ed-error" role="alert">
+          {switchError}
+        </p>
+      ) : null}
+      {mode === "json" ? (
+        <TextArea name={`${prefix}json`} label="Config (JSON)" mono rows={14} hint="The whole config as the service stores it (spec §3)." />
+      ) : (
+        <>
+          <div className="ed-row">
+            <TextField name={`${prefix}element_path`} label="Element (CSS path)" mono placeholder="#product-price" />
+            <SelectField name={`${prefix}variation_data_type`} label="Data type" options={DATA_TYPE_OPTIONS} />
+          </div>
+          {type === "HTML_ELEMENT" ? (
+            <>
+              <ElementFields prefix={`${prefix}element.`} />
+              <Section title="Mobile and desktop sub-variations" prefix={[`${prefix}mobile`, `${prefix}desktop`]}>
+                <p className="ed-hint">
+                  Applied instead of the changes above by the visitor&apos;s device when the behaviour is device-specific.
+                </p>
+                <CheckboxField name={`${prefix}hasMobile`} label="Mobile sub-variation" />
+                {hasMobile ? <ElementFields prefix={`${prefix}mobile.`} /> : null}
+                <CheckboxField name={`${prefix}hasDesktop`} label="Desktop sub-variation" />
+                {hasDesktop ? <ElementFields prefix={`${prefix}desktop.`} /> : null}
+              </Section>
+              <MetaFields prefix={`${prefix}meta.`} />
+            </>
+          ) : (
+            <ValueEditor prefix={prefix} type={type} />
+          )}
+          <Section
+            title="Page, keys and hint"
+            prefix={[`${prefix}config_customer_id`, `${prefix}config_id`, `${prefix}page_path`]}
+          >
+            <div className="ed-row">
+              <TextField name={`${prefix}page_path`} label="Only on page (optional)" mono placeholder="/products/gentle-baby-wash" />
+              <SelectField name={`${prefix}page_match`} label="Page match" options={PAGE_MATCH_OPTIONS} />
+              <TextField name={`${prefix}domain`} label="Domain (optional)" mono />
+            </div>
+            <div className="ed-row">
+              <TextField name={`${prefix}config_customer_id`} label="Config key" mono hint="Unique in the variation; the script's getters read it." />
+              <TextField name={`${prefix}config_id`} label="Config id" mono />
+              <TextField name={`${prefix}element_hint`} label="Element hint" mono placeholder="media" />
+            </div>
+          </Section>
+        </>
+      )}
+    </section>
+  );
+}

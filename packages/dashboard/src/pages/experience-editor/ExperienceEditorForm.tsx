@@ -1,0 +1,177 @@
+// The experience editor: basics, page targeting, ordered rules, goals, preview. react-hook-form
+// holds the values; one resolver (model.ts) validates the whole form, so every message is
+// shown at its input and in a summary before anything is sent.
+import { useId, useState } from "react";
+import { FormProvider, set, useForm } from "react-hook-form";
+import type { FieldErrors, Resolver } from "react-hook-form";
+import type { Audience, ExperienceDetail, ExperienceInput } from "@storefit/contract";
+import { emptyRule, experienceFromForm, experienceToForm } from "./model";
+import type { ExperienceForm, FormProblem } from "./model";
+import { SelectField, TextField, useArray } from "./fields";
+import { GoalsSection } from "./GoalsSection";
+import { PreviewContext, RuleEditor } from "./RuleEditor";
+import { TargetingSection } from "./TargetingSection";
+import { defaultPreviewPage } from "./preview";
+import type { RuleForm } from "./model";
+
+const resolver: Resolver<ExperienceForm> = (values) => {
+  const result = experienceFromForm(values);
+  if (result.ok) return { values, errors: {} };
+  const errors: FieldErrors<ExperienceForm> = {};
+  for (const p of result.problems) set(errors, p.path, { type: "validate", message: p.message });
+  return { values: {}, errors };
+};
+
+function RulesSection({ audiences }: { audiences: readonly Audience[] }) {
+  const rules = useArray<RuleForm>("rules");
+  return (
+    <section className="ed-rules" aria-labelledby="rules-title">
+      <h2 className="section-title" id="rules-title">
+        Rules
+      </h2>
+      <p className="ed-hint">Checked in order: the first rule whose audience matches the visitor decides what they see.</p>
+      {rules.fields.length === 0 ? <p className="muted">No rules: an experience needs one to start.</p> : null}
+      {rules.fields.map((field, i) => (
+        <RuleEditor
+          key={field.id}
+          index={i}
+          total={rules.fields.length}
+          audiences={audiences}
+          onMove={(to) => rules.move(i, to)}
+          onRemove={() => rules.remove(i)}
+        />
+      ))}
+      <button type="button" className="button button--secondary" onClick={() => rules.append(emptyRule())}>
+        Add rule
+      </button>
+    </section>
+  );
+}
+
+function PreviewPanel({ pageUrl, onChange, saved }: { pageUrl: string; onChange: (url: string) => void; saved: boolean }) {
+  const id = useId();
+  return (
+    <section className="panel ed-panel" aria-labelledby="preview-title">
+      <h2 className="panel__title" id="preview-title">
+        Preview and QA
+      </h2>
+      <p className="panel__description">
+        Each variation has a preview link: it opens this shop page with that variation forced, as a
+        fresh visitor, without tracking — whatever the status, audience or traffic. Previews show the
+        saved version.
+      </p>
+      <div className="field">
+        <label className="field__label" htmlFor={id}>
+          Shop page to preview on
+        </label>
+        <input id={id} className="field__input mono" type="url" value={pageUrl} onChange={(e) => onChange(e.target.value)} />
+      </div>
+      {!saved ? <p className="ed-hint">Save the experience to get preview links.</p> : null}
+    </section>
+  );
+}
+
+export type EditorSubmit = (input: ExperienceInput) => Promise<ExperienceDetail>;
+
+export function ExperienceEditorForm({
+  initial,
+  experience,
+  audiences,
+  mainDomain,
+  domains,
+  canEdit,
+  onSubmit,
+  saveError,
+}: {
+  initial: ExperienceForm;
+  experience: ExperienceDetail | null;
+  audiences: readonly Audience[];
+  mainDomain: string | undefined;
+  domains: readonly string[];
+  canEdit: boolean;
+  onSubmit: EditorSubmit;
+  saveError: Error | null;
+}) {
+  const form = useForm<ExperienceForm>({ defaultValues: initial, resolver, mode: "onSubmit", reValidateMode: "onChange" });
+  const [problems, setProblems] = useState<FormProblem[]>([]);
+  const [savedAt, setSavedAt] = useState<string | null>(null);
+  const [pageUrl, setPageUrl] = useState(() => defaultPreviewPage(experience?.pages ?? [], mainDomain));
+  const { isSubmitting, isDirty } = form.formState;
+
+  const submit = form.handleSubmit(
+    async (values) => {
+      const result = experienceFromForm(values);
+      if (!result.ok) return;
+      setProblems([]);
+      const saved = await onSubmit(result.value).catch(() => null);
+      if (saved) {
+        // The service assigned ids to new rules and variations: keep them, so the next save
+        // keeps visitors' assignments and the preview links appear.
+        form.reset(experienceToForm(saved));
+        setSavedAt(new Date().toLocaleTimeString());
+      }
+    },
+    () => {
+      const result = experienceFromForm(form.getValues());
+      setProblems(result.ok ? [] : result.problems);
+    },
+  );
+
+  return (
+    <FormProvider {...form}>
+      <PreviewContext.Provider value={{ experienceId: experience?.id ?? null, pageUrl }}>
+        <form className="ed-form" noValidate onSubmit={(e) => void submit(e)} aria-label="Experience">
+          {problems.length > 0 ? (
+            <div className="form__error" role="alert" data-testid="form-problems">
+              <p>
+                <strong>Fix {problems.length === 1 ? "this problem" : `these ${problems.length} problems`} before saving:</strong>
+              </p>
+              <ul>
+                {problems.slice(0, 10).map((p) => (
+                  <li key={p.path + p.message}>{p.message}</li>
+                ))}
+              </ul>
+            </div>
+          ) : null}
+          {saveError ? (
+            <p className="form__error" role="alert" data-testid="save-error">
+              The service did not save it: {saveError.message}
+            </p>
+          ) : null}
+          <fieldset className="ed-fieldset" disabled={!canEdit || isSubmitting}>
+            <legend className="visually-hidden">Experience settings</legend>
+            <section className="panel ed-panel" aria-labelledby="basics-title">
+              <h2 className="panel__title" id="basics-title">
+                Basics
+              </h2>
+              <div className="ed-row">
+                <TextField name="name" label="Name" className="ed-grow" />
+                <SelectField
+                  name="kind"
+                  label="Kind"
+                  options={[
+                    { value: "ab_test", label: "A/B test" },
+                    { value: "personalization", label: "Personalization" },
+                  ]}
+                />
+                <TextField name="priority" label="Priority" type="number" hint="Higher wins when two experiences change the same element." />
+              </div>
+            </section>
+            <TargetingSection mainDomain={mainDomain} domains={domains} />
+            <RulesSection audiences={audiences} />
+            <GoalsSection />
+          </fieldset>
+          <PreviewPanel pageUrl={pageUrl} onChange={setPageUrl} saved={experience !== null} />
+          <div className="ed-savebar">
+            <span className="ed-hint" role="status">
+              {isSubmitting ? "Saving…" : isDirty ? "Unsaved changes" : savedAt ? `Saved at ${savedAt}` : ""}
+            </span>
+            <button type="submit" className="button button--primary" disabled={!canEdit || isSubmitting}>
+              {experience ? "Save changes" : "Create experience"}
+            </button>
+          </div>
+        </form>
+      </PreviewContext.Provider>
+    </FormProvider>
+  );
+}

@@ -1,0 +1,206 @@
+// One rule (product.md §3 "Decisions"): an audience and a behaviour — traffic allocation and
+// weighted variations, each with its configs, a preview link and the visual editor.
+import { createContext, useContext, useState } from "react";
+import { Link } from "react-router";
+import type { Audience } from "@storefit/contract";
+import { paths } from "../../paths";
+import { emptyConfig, emptyVariation } from "./model";
+import type { ConfigForm, VariationForm } from "./model";
+import { ConfigEditor } from "./ConfigEditor";
+import { CheckboxField, SelectField, TextField, useArray, useFieldError, useValue } from "./fields";
+import type { FieldName } from "./fields";
+import { previewUrl } from "./preview";
+
+/** What the variations need to build preview links: the saved experience and the page to open. */
+export type PreviewTarget = { experienceId: string | null; pageUrl: string };
+export const PreviewContext = createContext<PreviewTarget>({ experienceId: null, pageUrl: "" });
+
+function PreviewLinks({ variationId, name }: { variationId: string; name: string }) {
+  const { experienceId, pageUrl } = useContext(PreviewContext);
+  const [copied, setCopied] = useState<"copied" | "failed" | null>(null);
+  if (!experienceId || !variationId) {
+    return <p className="ed-hint">Save the experience to preview this variation.</p>;
+  }
+  const url = previewUrl(pageUrl, experienceId, variationId);
+  const copy = async () => {
+    if (!url) return;
+    try {
+      await navigator.clipboard.writeText(url);
+      setCopied("copied");
+    } catch {
+      setCopied("failed");
+    }
+  };
+  return (
+    <div className="ed-preview" data-testid="variation-preview">
+      {url ? (
+        <>
+          <label className="visually-hidden" htmlFor={`preview-${variationId}`}>
+            Preview link of {name}
+          </label>
+          <input id={`preview-${variationId}`} className="field__input mono ed-preview__url" readOnly value={url} onFocus={(e) => e.target.select()} />
+          <a className="button button--secondary button--small" href={url} target="_blank" rel="noreferrer" aria-label={`Open a preview of ${name}`}>
+            Open preview
+          </a>
+          <button type="button" className="button button--secondary button--small" onClick={() => void copy()} aria-label={`Copy the preview link of ${name}`}>
+            Copy link
+          </button>
+          <span className="ed-hint" role="status">
+            {copied === "copied" ? "Copied." : copied === "failed" ? "Copy failed: select the link and copy it." : ""}
+          </span>
+        </>
+      ) : (
+        <p className="ed-hint">Enter the shop page to preview on (under “Preview and QA”) to get a link.</p>
+      )}
+      <Link className="button button--secondary button--small" to={`${paths.visualEditor(experienceId)}?variation=${encodeURIComponent(variationId)}`}>
+        Open visual editor
+      </Link>
+    </div>
+  );
+}
+
+function VariationEditor({
+  prefix,
+  index,
+  total,
+  weightShare,
+  onRemove,
+}: {
+  prefix: FieldName;
+  index: number;
+  total: number;
+  weightShare: string;
+  onRemove: () => void;
+}) {
+  const id = useValue<string>(`${prefix}id`);
+  const name = useValue<string>(`${prefix}name`);
+  const configs = useArray<ConfigForm>(`${prefix}configs`);
+  const label = name || `Variation ${index + 1}`;
+  return (
+    <section className="ed-variation" aria-label={`Variation: ${label}`} data-testid="variation">
+      <div className="ed-variation__header">
+        <h4 className="ed-variation__title">
+          {label} <span className="muted ed-small">{weightShare}</span>
+          {index === 0 ? <span className="ed-tag">Control</span> : null}
+        </h4>
+        <button type="button" className="button button--secondary button--small" onClick={onRemove} disabled={total <= 1} aria-label={`Remove variation ${label}`}>
+          Remove variation
+        </button>
+      </div>
+      <div className="ed-row">
+        <TextField name={`${prefix}name`} label="Variation name" />
+        <TextField name={`${prefix}weight`} label="Weight" type="number" hint="Relative to the other variations; 0 keeps it out." />
+      </div>
+      <PreviewLinks variationId={id} name={label} />
+      <div className="ed-configs">
+        {configs.fields.length === 0 ? (
+          <p className="muted ed-small">No changes: visitors see the page as it is (a plain control).</p>
+        ) : null}
+        {configs.fields.map((field, i) => (
+          <ConfigEditor
+            key={field.id}
+            prefix={`${prefix}configs.${i}.`}
+            index={i}
+            onRemove={() => configs.remove(i)}
+            onReplace={(config) => {
+              configs.remove(i);
+              configs.insert(i, config);
+            }}
+          />
+        ))}
+        <button type="button" className="button button--secondary button--small" onClick={() => configs.append(emptyConfig())}>
+          Add config to {label}
+        </button>
+      </div>
+    </section>
+  );
+}
+
+export function RuleEditor({
+  index,
+  total,
+  audiences,
+  onMove,
+  onRemove,
+}: {
+  index: number;
+  total: number;
+  audiences: readonly Audience[];
+  onMove: (to: number) => void;
+  onRemove: () => void;
+}) {
+  const prefix = `rules.${index}.`;
+  const audienceId = useValue<string>(`${prefix}audience_id`);
+  const variations = useArray<VariationForm>(`${prefix}behaviour.variations`);
+  const weights = useValue<VariationForm[]>(`${prefix}behaviour.variations`) ?? [];
+  const variationsError = useFieldError(`${prefix}behaviour.variations`);
+  const sum = weights.reduce((n, v) => n + (Number(v.weight) > 0 ? Number(v.weight) : 0), 0);
+  const share = (i: number) => {
+    const w = Number(weights[i]?.weight);
+    return sum > 0 && w > 0 ? `${Math.round((w / sum) * 1000) / 10}% of entrants` : "0% of entrants";
+  };
+  const audienceOptions = [
+    { value: "", label: "Everyone" },
+    ...audiences.map((a) => ({ value: a.id, label: a.name })),
+  ];
+  if (audienceId && !audiences.some((a) => a.id === audienceId)) {
+    audienceOptions.push({ value: audienceId, label: `Unknown audience (${audienceId})` });
+  }
+
+  return (
+    <section className="ed-rule panel" aria-label={`Rule ${index + 1}`} data-testid="rule">
+      <div className="ed-rule__header">
+        <h3 className="panel__title">Rule {index + 1}</h3>
+        <div className="ed-config__tools">
+          <button type="button" className="button button--secondary button--small" disabled={index === 0} onClick={() => onMove(index - 1)} aria-label={`Move rule ${index + 1} up`}>
+            Move up
+          </button>
+          <button type="button" className="button button--secondary button--small" disabled={index === total - 1} onClick={() => onMove(index + 1)} aria-label={`Move rule ${index + 1} down`}>
+            Move down
+          </button>
+          <button type="button" className="button button--secondary button--small" onClick={onRemove} aria-label={`Remove rule ${index + 1}`}>
+            Remove rule
+          </button>
+        </div>
+      </div>
+      <div className="ed-row">
+        <SelectField name={`${prefix}audience_id`} label="Audience" options={audienceOptions} hint="The first rule whose audience matches the visitor wins." />
+        {audienceId === "" ? (
+          <TextField name={`${prefix}audience_name`} label="Label for “everyone” (optional)" placeholder="Everyone" />
+        ) : null}
+      </div>
+      <div className="ed-row">
+        <TextField name={`${prefix}behaviour.name`} label="Behaviour name" />
+        <TextField name={`${prefix}behaviour.traffic`} label="Traffic allocation (%)" type="number" hint="Share of the audience that enters." />
+        <TextField name={`${prefix}behaviour.ga_measurement_id`} label="GA measurement id (optional)" mono placeholder="G-XXXXXXX" />
+      </div>
+      <CheckboxField
+        name={`${prefix}behaviour.device_specific`}
+        label="Device-specific: apply the mobile or desktop sub-variation by device"
+      />
+      <h4 className="ed-subtitle">Variations</h4>
+      {variationsError ? (
+        <p className="ed-error" role="alert">
+          {variationsError}
+        </p>
+      ) : null}
+      {variations.fields.map((field, i) => (
+        <VariationEditor
+          key={field.id}
+          prefix={`${prefix}behaviour.variations.${i}.`}
+          index={i}
+          total={variations.fields.length}
+          weightShare={share(i)}
+          onRemove={() => variations.remove(i)}
+        />
+      ))}
+      <button
+        type="button"
+        className="button button--secondary button--small"
+        onClick={() => variations.append(emptyVariation(`Variation ${String.fromCharCode(65 + variations.fields.length)}`))}
+      >
+        Add variation
+      </button>
+    </section>
+  );
+}

@@ -1,0 +1,97 @@
+// Page targeting (spec §2 "Page matching"): page paths with their match kind and domain, and a
+// "test a URL" checker that runs the storefront script's own matcher (@storefit/contract).
+import { useId, useState } from "react";
+import type { PageTarget } from "@storefit/contract";
+import { PAGE_MATCH_OPTIONS } from "./model";
+import type { PageForm } from "./model";
+import { SelectField, TextField, useArray, useValue } from "./fields";
+import { matchTargets } from "./preview";
+
+function UrlTester({ mainDomain }: { mainDomain: string | undefined }) {
+  const id = useId();
+  const [url, setUrl] = useState("");
+  const pages = useValue<PageTarget[]>("pages") ?? [];
+  const result = url.trim() ? matchTargets(pages, url, mainDomain) : null;
+  const any = result?.ok ? result.matches.some(Boolean) : false;
+  return (
+    <div className="ed-tester">
+      <div className="field">
+        <label className="field__label" htmlFor={id}>
+          Test a URL
+        </label>
+        <input
+          id={id}
+          className="field__input mono"
+          type="url"
+          value={url}
+          placeholder={`https://${mainDomain ?? "shop.example"}/products/…`}
+          onChange={(e) => setUrl(e.target.value)}
+          aria-describedby={`${id}-result`}
+        />
+      </div>
+      <div id={`${id}-result`} role="status" data-testid="url-test-result">
+        {result === null ? (
+          <span className="ed-hint">Paste a shop address to see whether this experience runs there.</span>
+        ) : !result.ok ? (
+          <span className="ed-error">{result.message}</span>
+        ) : pages.length === 0 ? (
+          <span className="ed-hint">Add a page target first.</span>
+        ) : (
+          <>
+            <strong className={any ? "ed-match" : "ed-nomatch"}>
+              {any ? "Runs on this page" : "Does not run on this page"}
+            </strong>
+            <ul className="ed-tester__list">
+              {pages.map((p, i) => (
+                <li key={i}>
+                  {result.matches[i] ? "✓ matches" : "✗ no match"}: {p.domain || mainDomain || "any domain"}{" "}
+                  {PAGE_MATCH_OPTIONS.find((o) => o.value === p.page_match)?.label.toLowerCase()} <code>{p.page_path}</code>
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
+      </div>
+    </div>
+  );
+}
+
+export function TargetingSection({ mainDomain, domains }: { mainDomain: string | undefined; domains: readonly string[] }) {
+  const pages = useArray<PageForm>("pages");
+  const listId = useId();
+  return (
+    <section className="panel ed-panel" aria-labelledby="targeting-title">
+      <h2 className="panel__title" id="targeting-title">
+        Page targeting
+      </h2>
+      <p className="panel__description">
+        The experience runs on any page that matches one of these. Exact ignores the query string
+        unless you add parameters that must be present; contains and regex also see the query.
+      </p>
+      <datalist id={listId}>
+        {domains.map((d) => (
+          <option key={d} value={d} />
+        ))}
+      </datalist>
+      {pages.fields.length === 0 ? <p className="muted">No pages yet: an experience needs one to start.</p> : null}
+      {pages.fields.map((field, i) => (
+        <div className="ed-row ed-item" key={field.id} data-testid="page-target">
+          <SelectField name={`pages.${i}.page_match`} label="Match" options={PAGE_MATCH_OPTIONS} />
+          <TextField name={`pages.${i}.page_path`} label="Page path or pattern" mono placeholder="/products/gentle-baby-wash" />
+          <TextField name={`pages.${i}.domain`} label="Domain" mono list={listId} hint={mainDomain ? `Empty: ${mainDomain}` : undefined} />
+          <button type="button" className="button button--secondary button--small ed-row__end" onClick={() => pages.remove(i)} aria-label={`Remove page ${i + 1}`}>
+            Remove page
+          </button>
+        </div>
+      ))}
+      <button
+        type="button"
+        className="button button--secondary button--small"
+        onClick={() => pages.append({ domain: mainDomain ?? "", page_path: "", page_match: "exact_match" })}
+      >
+        Add page
+      </button>
+      <UrlTester mainDomain={mainDomain} />
+    </section>
+  );
+}

@@ -1,0 +1,51 @@
+// Preview links (spec §2 "Modes", §4; packages/sdk/src/core/params.ts): `customfit_preview`
+// turns preview on — no tracking, a fresh visitor — and `customfit_desired_experiences` names
+// "experienceId:variationId", which the service answers whatever the status, audience or
+// traffic (product.md §3 "Decisions"). Archived experiences are never answered, even in preview.
+import { matchPage } from "@storefit/contract";
+import type { PageTarget } from "@storefit/contract";
+
+export const PREVIEW_PARAM = "customfit_preview";
+export const DESIRED_PARAM = "customfit_desired_experiences";
+
+/** The shop page with the preview parameters added (existing ones kept), or null for a bad URL. */
+export function previewUrl(pageUrl: string, experienceId: string, variationId: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(pageUrl.trim());
+  } catch {
+    return null;
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return null;
+  url.searchParams.set(PREVIEW_PARAM, "1");
+  url.searchParams.set(DESIRED_PARAM, `${experienceId}:${variationId}`);
+  return url.toString();
+}
+
+/**
+ * A shop page the experience runs on, to start the preview from: the first exact page target
+ * (a contains/regex target names no single page), on its domain or the account's main one.
+ */
+export function defaultPreviewPage(pages: readonly PageTarget[], mainDomain: string | undefined): string {
+  const page = pages.find((p) => p.page_match === "exact_match") ?? pages[0];
+  const domain = page?.domain || mainDomain || "";
+  if (!domain) return "";
+  const path = page && page.page_match === "exact_match" ? page.page_path : "/";
+  return `https://${domain}${path.startsWith("/") ? path : "/" + path}`;
+}
+
+/** Which page targets a URL matches (the "test a URL" checker), by the script's own matcher. */
+export function matchTargets(
+  pages: readonly PageTarget[],
+  url: string,
+  mainDomain: string | undefined,
+): { ok: true; matches: boolean[] } | { ok: false; message: string } {
+  let parsed: URL;
+  try {
+    parsed = new URL(url.trim());
+  } catch {
+    return { ok: false, message: "Enter a full address, such as https://shop.example/products/a." };
+  }
+  const location = { hostname: parsed.hostname, pathname: parsed.pathname, search: parsed.search };
+  return { ok: true, matches: pages.map((p) => matchPage(p, location, mainDomain)) };
+}
