@@ -1,0 +1,43 @@
+import type { AccountView } from "@storefit/contract";
+import { TextField } from "./fields";
+import { type SectionProps, SettingsSection, useSettingsForm } from "./SettingsSection";
+import { integerProblem } from "./validation";
+
+type Values = {
+  sdk_timeout_ms: number;
+  element_timeout_ms: number;
+  reapply_timer_ms: number;
+  initial_delay_ms: number;
+  track_queue_size: number;
+};
+
+const FIELDS: readonly { name: keyof Values; label: string; hint: string; min: number; max: number }[] = [
+  { name: "sdk_timeout_ms", label: "Service time-out (ms)", hint: "How long the page stays hidden waiting for the service (spec §9).", min: 0, max: 60_000 },
+  { name: "element_timeout_ms", label: "Element time-out (ms)", hint: "How long to wait for a changed element to appear.", min: 0, max: 60_000 },
+  { name: "reapply_timer_ms", label: "Re-apply timer (ms)", hint: "How often changes are checked again on re-rendering pages.", min: 0, max: 60_000 },
+  { name: "initial_delay_ms", label: "Initial delay (ms)", hint: "Wait before the first run, for slow themes.", min: 0, max: 60_000 },
+  { name: "track_queue_size", label: "Track queue size (events)", hint: "Events sent together; at least 5 (spec §5).", min: 5, max: 500 },
+];
+
+const toForm = (a: AccountView): Values => Object.fromEntries(FIELDS.map((f) => [f.name, a.settings[f.name]])) as Values;
+
+export function TimeoutsSection({ account, canEdit }: SectionProps) {
+  const { form, mutation, onSubmit } = useSettingsForm(account, toForm, (v) => ({ settings: { ...v } }));
+  return (
+    <SettingsSection
+      id="timeouts"
+      title="Time-outs"
+      description="Limits of the script, in milliseconds, and the size of its event batches."
+      canEdit={canEdit}
+      form={form}
+      mutation={mutation}
+      onSubmit={onSubmit}
+    >
+      <div className="settings-grid">
+        {FIELDS.map((f) => (
+          <TextField key={f.name} form={form} name={f.name} type="number" label={f.label} hint={f.hint} rules={{ validate: (v: unknown) => integerProblem(v, f.min, f.max) }} />
+        ))}
+      </div>
+    </SettingsSection>
+  );
+}
