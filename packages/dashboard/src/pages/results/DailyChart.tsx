@@ -14,7 +14,7 @@ import {
 } from "recharts";
 import type { RuleResults } from "@storefit/contract";
 import { cumulativeSeries } from "./cumulative";
-import { formatCount, formatPercentPrecise } from "./format";
+import { formatCount, formatPercent, formatPercentPrecise } from "./format";
 
 /** Distinct in hue and lightness for the common color-vision deficiencies (Okabe-Ito). */
 const SERIES_COLORS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000"];
@@ -81,7 +81,7 @@ export function DailyChart({
             <YAxis
               tick={{ fontSize: 12 }}
               width={56}
-              tickFormatter={(value: number) => formatPercentPrecise(value)}
+              tickFormatter={(value: number) => formatPercent(value)}
             />
             <Tooltip
               formatter={(value) =>
@@ -92,7 +92,7 @@ export function DailyChart({
             {series.variationIds.map((id, i) => (
               <Line
                 key={id}
-                type="monotone"
+                type="linear"
                 dataKey={id}
                 name={variationName(id)}
                 stroke={SERIES_COLORS[i % SERIES_COLORS.length]}

@@ -57,7 +57,10 @@ export function MetricTable({
       cell: (v) => (
         <span className="variation-name">
           {variationLabel(v)}
-          {v.is_control ? <span className="tag">Control</span> : null}
+          {/* The control is usually named "Control"; say it only when its name does not. */}
+          {v.is_control && !/^control$/i.test(v.name ?? "") ? (
+            <span className="tag">Control</span>
+          ) : null}
         </span>
       ),
     },
@@ -69,7 +72,8 @@ export function MetricTable({
     },
     {
       key: "conversions",
-      header: isAov || metric.goal_kind === "revenue" ? "Orders" : "Conversions",
+      // Orders for average order value; for revenue per visitor, visitors who bought at all.
+      header: isAov ? "Orders" : metric.goal_kind === "revenue" ? "Buyers" : "Conversions",
       className: "numeric",
       cell: (v) => <span data-testid="conversions">{formatCount(v.conversions)}</span>,
     },

@@ -1,5 +1,6 @@
 // The results screen of one experience (issue #7 part 3; product.md §3 "Results"):
 // Page → (state) → per rule: SRM check, a table per metric, the daily chart; CSV export.
+import { useState } from "react";
 import { Link, useParams, useSearchParams } from "react-router";
 import type { ExperienceDetail, ExperienceResults } from "@storefit/contract";
 import { useExperienceDetail, useExperienceResults } from "../../api/results";
@@ -20,11 +21,22 @@ import "./results.css";
 export function ResultsPage() {
   const { experienceId = "" } = useParams();
   const [params, setParams] = useSearchParams();
-  const choice = readResultsChoice(params);
+  const urlChoice = readResultsChoice(params);
+  // The screen's own copy of the choice: react-router applies URL changes in a transition, and a
+  // controlled radio reading the URL alone would flick back to the old engine until it commits.
+  const [choice, setChoice] = useState(urlChoice);
+  const urlKey = `${urlChoice.engine}/${urlChoice.correction}`;
+  const [seenUrlKey, setSeenUrlKey] = useState(urlKey);
+  if (urlKey !== seenUrlKey) {
+    // The URL changed from outside (back, forward, a pasted link): follow it.
+    setSeenUrlKey(urlKey);
+    setChoice(urlChoice);
+  }
   const experience = useExperienceDetail(experienceId);
   const results = useExperienceResults(experienceId, choice);
 
   const onChoice = (next: ResultsChoice) => {
+    setChoice(next);
     setParams(writeResultsChoice(params, next), { replace: true });
   };
   const name = experience.data?.name;
@@ -41,7 +53,11 @@ export function ResultsPage() {
             <Link to={paths.experience(experienceId)}>Edit experience</Link>
           </span>
         }
-        actions={results.data ? <ExportCsvButton results={results.data} /> : null}
+        actions={
+          results.data && results.data.total_visitors > 0 ? (
+            <ExportCsvButton results={results.data} />
+          ) : null
+        }
       />
       {experience.isError ? (
         <p className="notice notice--warning" role="alert">

@@ -1,9 +1,13 @@
 // The results of one rule (its audience): the sample-ratio check, a table per metric, the chart.
+import { Suspense, lazy } from "react";
 import type { ExperienceResults, RuleDefinition, RuleResults } from "@storefit/contract";
+import { LoadingState } from "../../components/StatusMessage";
 import { METRIC_LABELS } from "./format";
-import { DailyChart } from "./DailyChart";
 import { MetricTable, variationLabel } from "./MetricTable";
 import { SrmWarning } from "./SrmWarning";
+
+// recharts is most of the chart's weight: loaded with the first chart, not with the app.
+const DailyChart = lazy(() => import("./DailyChart").then((m) => ({ default: m.DailyChart })));
 
 export function RuleResultsSection({
   rule,
@@ -74,7 +78,11 @@ export function RuleResultsSection({
           </section>
         ))
       )}
-      {rule.metrics.length > 0 ? <DailyChart rule={rule} variationName={variationName} /> : null}
+      {rule.metrics.length > 0 ? (
+        <Suspense fallback={<LoadingState label="Loading the chart…" />}>
+          <DailyChart rule={rule} variationName={variationName} />
+        </Suspense>
+      ) : null}
     </section>
   );
 }
