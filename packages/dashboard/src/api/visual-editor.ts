@@ -13,8 +13,10 @@ import type {
 import { apiFetch } from "./client";
 import { queryKeys } from "./queries";
 
+// The same keys as the experience editor's (api/experiences.ts): a save here updates the detail
+// it shows, and its writes' invalidation of ["experiences"] reaches this query too.
 export const visualEditorKeys = {
-  experience: (id: string) => ["experience", id] as const,
+  experience: (id: string) => [...queryKeys.experiences, id] as const,
   account: ["account"] as const,
 };
 

@@ -1,0 +1,289 @@
+// The visual editor, end to end (issue #9, docs/visual-editor.md): the operator signs in, opens a
+// demo product page in the editor for an experience made through the admin API, clicks the price
+// span inside the frame, changes its text and color, saves, and a new shopper sees both changes.
+// Also: switching variations shows each one in the frame, undo and redo (buttons and keys),
+// keyboard moves of the selection, the mobile width, the service's error on a bad save, and the
+// dashboard ignoring messages that do not come from the editor frame on the shop's origin.
+
+import { mkdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { APIRequestContext, Browser, BrowserContext, Frame, Page } from "playwright-core";
+import type { ConfigDefinition, ExperienceDetail, ExperienceInput, HtmlElementVariation, SessionInfo, VariationDefinition } from "@storefit/contract";
+import { DEMO_DOMAIN, DEMO_PAGES } from "../packages/server/src/seed/demo-pages.js";
+import { DESKTOP_UA, eventually, launchBrowser, newVisitor, signInToDashboard, startStack } from "./harness.js";
+import type { Stack } from "./harness.js";
+
+let stack: Stack;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  [stack, browser] = await Promise.all([startStack(), launchBrowser()]);
+});
+afterAll(async () => {
+  for (const c of contexts) await c.close().catch(() => undefined);
+  await browser?.close();
+  await stack?.close();
+});
+
+const SCREENSHOTS = fileURLToPath(new URL("../docs/screenshots/", import.meta.url));
+/** A price page of the main domain (the seeded price A/B test also changes its #product-price). */
+const product = DEMO_PAGES.find((p) => p.domain === DEMO_DOMAIN && p.element_hint === "price")!;
+const RED = "rgb(200, 0, 0)";
+
+/** An operator with a wide window: the editor shows the frame and the panel side by side. */
+async function operator(): Promise<Page> {
+  // A normal browser's UA: the script stops for bots (HeadlessChrome) before it looks at edit mode.
+  const context = await browser.newContext({ userAgent: DESKTOP_UA, viewport: { width: 1440, height: 900 } });
+  contexts.push(context);
+  const page = await context.newPage();
+  await signInToDashboard(page, stack);
+  return page;
+}
+
+async function api(request: APIRequestContext, method: "GET" | "POST" | "PUT", path: string, body?: unknown) {
+  const session = (await (await request.get(`${stack.apiUrl}/api/session`)).json()) as SessionInfo;
+  const res = await request.fetch(`${stack.apiUrl}${path}`, {
+    method,
+    headers: { "x-csrf-token": session.csrf_token, "content-type": "application/json" },
+    ...(body === undefined ? {} : { data: JSON.stringify(body) }),
+  });
+  expect(res.ok(), `${method} ${path}: ${await res.text()}`).toBe(true);
+  return (await res.json()) as ExperienceDetail;
+}
+
+/** Creates an experience on the product page through the admin API; priority 100 outranks the seed's 10. */
+async function createExperience(
+  page: Page,
+  name: string,
+  variations: { name: string; configs: ConfigDefinition[] }[],
+  run = false,
+): Promise<ExperienceDetail> {
+  const input: ExperienceInput = {
+    name,
+    kind: "ab_test",
+    priority: 100,
+    pages: [{ domain: DEMO_DOMAIN, page_path: product.page_path, page_match: "exact_match" }],
+    rules: [
+      {
+        audience_id: null,
+        audience_name: "Everyone",
+        behaviour: {
+          name,
+          traffic_allocation: 1,
+          variations: variations.map((v) => ({ ...v, weight: 1 })),
+        },
+      },
+    ],
+  };
+  const created = await api(page.request, "POST", "/api/experiences", input);
+  return run ? api(page.request, "POST", `/api/experiences/${created.id}/status`, { status: "running" }) : created;
+}
+
+const variationsOf = (e: ExperienceDetail) => e.rules.flatMap((r) => r.behaviour.variations);
+
+function priceConfig(id: string, innerHTML: string): ConfigDefinition {
+  return {
+    config_customer_id: id,
+    config_id: `cfg_${id}`,
+    variation_data_type: "HTML_ELEMENT",
+    variation: { innerHTML },
+    properties: { page_path: product.page_path, page_match: "exact_match", element_path: "#product-price", domain: DEMO_DOMAIN },
+  };
+}
+
+/** The editor frame, once the bridge in it has said ready (the panel's Select button enables). */
+async function editorFrame(page: Page): Promise<Frame> {
+  await page.getByRole("button", { name: "Select", exact: true }).and(page.locator(":enabled")).waitFor({ timeout: 20_000 });
+  return eventually(() => page.frame({ name: "storefit-editor" }) ?? undefined, 5_000, "the editor frame");
+}
+
+async function openEditor(page: Page, experienceId: string, variationId: string, pageUrl?: string): Promise<Frame> {
+  const query = new URLSearchParams({ variation: variationId, ...(pageUrl ? { page: pageUrl } : {}) });
+  await page.goto(`${stack.apiUrl}/experiences/${experienceId}/visual?${query}`);
+  if (!pageUrl) {
+    await page.getByLabel("Page address").fill(stack.shopUrl(product.page_path));
+    await page.getByRole("button", { name: "Open", exact: true }).click();
+  }
+  return editorFrame(page);
+}
+
+const text = (frame: Frame, sel: string) => frame.locator(sel).innerText();
+const color = (frame: Frame, sel: string) => frame.locator(sel).evaluate((el) => getComputedStyle(el).color);
+const selectedPath = (page: Page) => page.getByLabel("CSS path", { exact: true }).inputValue();
+
+describe("visual editor", () => {
+  it("changes the price's text and color on a product page, saves, and a shopper sees both", async () => {
+    const page = await operator();
+    const experience = await createExperience(page, "Red price", [{ name: "Red price", configs: [] }], true);
+    const variation = variationsOf(experience)[0]!;
+    const frame = await openEditor(page, experience.id, variation.id);
+
+    // The frame is the shop page in edit mode, framed with the dashboard's origin.
+    const src = new URL(frame.url());
+    expect(src.searchParams.get("utm_customfit_edit")).toBe(stack.apiUrl);
+    expect(await text(frame, "#product-price")).toBe(product.price_text);
+
+    // A click inside the frame selects the price span: its path and how many elements it matches.
+    await frame.locator("#product-price").click();
+    await expect.poll(() => selectedPath(page)).toBe("#product-price");
+    await expect.poll(() => page.getByTestId("match-count").innerText()).toBe("<span> · 1 element matches");
+
+    await page.getByLabel("Text", { exact: true }).fill("Now only $9.99");
+    await page.getByLabel("Text color", { exact: true }).fill(RED);
+    // The change previews live in the frame, applied by the script's own engine.
+    await expect.poll(() => text(frame, "#product-price")).toBe("Now only $9.99");
+    await expect.poll(() => color(frame, "#product-price")).toBe(RED);
+    expect(await page.getByTestId("change-row").innerText()).toContain("#product-price");
+
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    await page.screenshot({ path: `${SCREENSHOTS}visual-editor.png` });
+
+    await page.getByRole("button", { name: "Save variation" }).click();
+    await expect.poll(() => page.getByTestId("save-status").innerText()).toBe("Saved");
+    const saved = await api(page.request, "GET", `/api/experiences/${experience.id}`);
+    const configs = variationsOf(saved)[0]!.configs;
+    expect(configs).toHaveLength(1);
+    expect(configs[0]).toMatchObject({
+      variation_data_type: "HTML_ELEMENT",
+      variation: { innerHTML: "Now only $9.99", style: { color: RED } },
+      properties: { element_path: "#product-price", page_path: product.page_path, page_match: "exact_match", domain: DEMO_DOMAIN },
+    });
+    expect(saved.status).toBe("running");
+
+    // A new shopper gets the single variation (weight 1, all traffic, above the seeded test).
+    const shopper = await newVisitor(browser);
+    contexts.push(shopper);
+    const visit = await shopper.newPage();
+    await visit.goto(stack.shopUrl(product.page_path));
+    await visit.waitForFunction(() => !document.getElementById("storefit-hide"));
+    await expect.poll(() => visit.locator("#product-price").innerText()).toBe("Now only $9.99");
+    expect(await visit.locator("#product-price").evaluate((el) => getComputedStyle(el).color)).toBe(RED);
+  });
+
+  it("shows each variation in the frame, undoes and redoes, moves the selection by keyboard, and saves one variation only", async () => {
+    const page = await operator();
+    const experience = await createExperience(page, "Two prices", [
+      { name: "Variation A", configs: [priceConfig("price_a", "Price A")] },
+      { name: "Variation B", configs: [priceConfig("price_b", "Price B")] },
+    ]);
+    const [a, b] = variationsOf(experience) as [VariationDefinition, VariationDefinition];
+    // ?page= opens the page at once.
+    const frame = await openEditor(page, experience.id, a.id, stack.shopUrl(product.page_path));
+    await expect.poll(() => text(frame, "#product-price")).toBe("Price A");
+
+    const switcher = page.getByLabel("Variation", { exact: true });
+    await switcher.selectOption({ label: "Variation B" });
+    await expect.poll(() => text(frame, "#product-price")).toBe("Price B");
+    expect(new URL(page.url()).searchParams.get("variation")).toBe(b.id);
+    await switcher.selectOption({ label: "Variation A" });
+    await expect.poll(() => text(frame, "#product-price")).toBe("Price A");
+
+    // Keyboard navigation: the panel's buttons and Alt+arrows drive the bridge's selection.
+    await frame.locator("#product-price").click();
+    await expect.poll(() => selectedPath(page)).toBe("#product-price");
+    await page.getByRole("button", { name: "Parent", exact: true }).click();
+    await expect.poll(() => selectedPath(page)).toBe(".product-price-line");
+    await page.getByTestId("save-status").click(); // focus on the dashboard, outside any input
+    await page.keyboard.press("Alt+ArrowDown");
+    await expect.poll(() => selectedPath(page)).toBe("#product-price");
+    await page.keyboard.press("Alt+ArrowUp");
+    await expect.poll(() => selectedPath(page)).toBe(".product-price-line");
+    await page.keyboard.press("Alt+ArrowRight");
+    await expect.poll(() => selectedPath(page)).toBe("#product-tax");
+
+    // Undo and redo, by button and by key.
+    const taxBefore = await text(frame, "#product-tax");
+    await page.getByLabel("Text", { exact: true }).fill("Tax edited");
+    await expect.poll(() => text(frame, "#product-tax")).toBe("Tax edited");
+    await page.getByRole("button", { name: "Undo" }).click();
+    await expect.poll(() => text(frame, "#product-tax")).toBe(taxBefore);
+    await page.getByRole("button", { name: "Redo" }).click();
+    await expect.poll(() => text(frame, "#product-tax")).toBe("Tax edited");
+    await page.getByTestId("save-status").click();
+    await page.keyboard.press("Control+z");
+    await expect.poll(() => text(frame, "#product-tax")).toBe(taxBefore);
+    await page.keyboard.press("Control+Shift+z");
+    await expect.poll(() => text(frame, "#product-tax")).toBe("Tax edited");
+    // The other variation has its own history and shows its own configs only.
+    await switcher.selectOption({ label: "Variation B" });
+    await expect.poll(() => text(frame, "#product-tax")).toBe(taxBefore);
+    await expect.poll(() => text(frame, "#product-price")).toBe("Price B");
+    expect(await page.getByRole("button", { name: "Undo" }).isDisabled()).toBe(true);
+    await switcher.selectOption({ label: "Variation A (unsaved)" });
+    await expect.poll(() => text(frame, "#product-tax")).toBe("Tax edited");
+
+    // The mobile width resizes the frame; the preview follows.
+    await page.getByRole("button", { name: "Mobile" }).click();
+    await expect.poll(() => frame.evaluate(() => window.innerWidth)).toBe(390);
+    await expect.poll(() => text(frame, "#product-tax")).toBe("Tax edited");
+    await page.screenshot({ path: `${SCREENSHOTS}visual-editor-mobile.png` });
+    await page.getByRole("button", { name: "Desktop" }).click();
+
+    // The service's refusal is shown in its own words: a swap target over the 2048-character limit.
+    await page.getByLabel("Swap with (CSS path)").fill(`#${"x".repeat(2100)}`);
+    await page.getByRole("button", { name: "Save variation" }).click();
+    const alert = page.getByRole("alert").filter({ hasText: "Could not save" });
+    await expect.poll(() => alert.innerText()).toContain("invalid_body");
+    await page.getByLabel("Swap with (CSS path)").fill("");
+
+    await page.getByRole("button", { name: "Save variation" }).click();
+    await expect.poll(() => page.getByTestId("save-status").innerText()).toBe("Saved");
+    const saved = variationsOf(await api(page.request, "GET", `/api/experiences/${experience.id}`));
+    // Variation A: its price config as it was, plus the tax line; Variation B untouched.
+    expect(saved[0]!.configs.map((c) => c.properties?.element_path)).toEqual(["#product-price", "#product-tax"]);
+    expect((saved[0]!.configs[1]!.variation as HtmlElementVariation).innerHTML).toBe("Tax edited");
+    expect(saved[1]!.configs).toEqual(variationsOf(experience)[1]!.configs);
+  });
+
+  it("ignores messages that are not from the editor frame on the shop's origin", async () => {
+    const page = await operator();
+    const experience = await createExperience(page, "Forgery", [{ name: "Only", configs: [] }]);
+    const frame = await openEditor(page, experience.id, variationsOf(experience)[0]!.id, stack.shopUrl(product.page_path));
+
+    // Two other frames in the dashboard: one on a foreign origin, one on the shop's own origin.
+    await page.evaluate(
+      ([foreign, sameOrigin]) => {
+        for (const [name, src] of [["foreign", foreign], ["lookalike", sameOrigin]] as const) {
+          const f = document.createElement("iframe");
+          f.name = name;
+          f.src = src!;
+          document.body.append(f);
+        }
+      },
+      [stack.shopUrl("/", "127.0.0.1"), stack.shopUrl("/cart")],
+    );
+    const forge = (f: Frame, path: string) =>
+      f.evaluate((p) => {
+        const selection = {
+          path: p,
+          matchCount: 1,
+          tagName: "div",
+          text: "forged",
+          html: "forged",
+          htmlTruncated: false,
+          attributes: {},
+          rect: { x: 0, y: 0, width: 10, height: 10 },
+          styles: {},
+          can: { parent: false, child: false, next: false, previous: false },
+        };
+        window.parent.postMessage({ source: "storefit-bridge", v: 1, type: "selected", selection }, "*");
+      }, path);
+    const foreign = await eventually(() => page.frame({ name: "foreign" }) ?? undefined, 10_000, "the foreign frame");
+    const lookalike = await eventually(() => page.frame({ name: "lookalike" }) ?? undefined, 10_000, "the lookalike frame");
+    await foreign.waitForLoadState("domcontentloaded");
+    await lookalike.waitForLoadState("domcontentloaded");
+    expect(new URL(foreign.url()).origin).not.toBe(new URL(frame.url()).origin);
+    expect(new URL(lookalike.url()).origin).toBe(new URL(frame.url()).origin);
+    await forge(foreign, "#forged-foreign");
+    await forge(lookalike, "#forged-lookalike");
+    await page.waitForTimeout(500);
+    expect(await selectedPath(page)).toBe("");
+    expect(await page.getByTestId("match-count").innerText()).not.toContain("<div>");
+
+    // The same message from the editor frame itself is taken: the check above could fail.
+    await forge(frame, "#from-the-editor-frame");
+    await expect.poll(() => selectedPath(page)).toBe("#from-the-editor-frame");
+  });
+});
