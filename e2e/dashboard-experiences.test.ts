@@ -1,0 +1,291 @@
+// The experiences screens against the real service and the demo shop: an operator creates an A/B
+// test on a product page, starts it, shoppers see its variations, a preview link forces one, a
+// pause brings the original back; the editor validates before saving and shows the service's
+// refusals; a viewer can change nothing, in the UI or through the API. The screenshots in
+// docs/screenshots/ are taken here.
+//
+// The new test changes the product title (h1.product-title), not #product-price: the seeded,
+// running A/B test exp_price_message already rewrites the price on every product page, and two
+// experiences on one element resolve by priority, which would hide one of them.
+
+import { mkdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import { hashPassword } from "../packages/server/src/auth/password.js";
+import { DEMO_DOMAIN } from "../packages/server/src/seed/demo-pages.js";
+import { eventually, launchBrowser, newVisitor, signInToDashboard, startStack } from "./harness.js";
+import type { Stack } from "./harness.js";
+
+const SCREENSHOTS = join(dirname(fileURLToPath(import.meta.url)), "..", "docs", "screenshots");
+const ACCOUNT_ID = "acc_littlesprouts";
+const PRODUCT_PATH = "/products/gentle-baby-wash";
+const ORIGINAL_TITLE = "Gentle Baby Wash";
+const NEW_TITLE = "Gentle Baby Wash · Loved by 10,000 parents";
+const VIEWER = { email: "viewer@e2e.example", password: "viewer-password-123" };
+
+let stack: Stack;
+let browser: Browser;
+
+beforeAll(async () => {
+  [stack, browser] = await Promise.all([startStack(), launchBrowser()]);
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  stack.store.createOperator({
+    id: "op_viewer_e2e",
+    account_id: ACCOUNT_ID,
+    email: VIEWER.email,
+    password_hash: await hashPassword(VIEWER.password),
+    role: "viewer",
+  });
+});
+afterAll(async () => {
+  await browser?.close();
+  await stack?.close();
+});
+
+async function dashboard(width = 1280, height = 900) {
+  const context = await browser.newContext({ viewport: { width, height } });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  return { context, page, errors };
+}
+
+/** The product title a new shopper sees on `url`, once the script has revealed the page. */
+async function titleSeenAt(url: string): Promise<string> {
+  const context = await newVisitor(browser);
+  try {
+    const page = await context.newPage();
+    const answer = page.waitForResponse((r) => r.url().includes("/v1/users/configs/"));
+    await page.goto(url);
+    await answer;
+    await page.waitForFunction(() => !document.getElementById("storefit-hide"));
+    // innerHTML is applied right after the answer; give the engine a moment to write it.
+    await page.waitForTimeout(100);
+    return (await page.locator("h1.product-title").innerText()).trim();
+  } finally {
+    await context.close();
+  }
+}
+
+async function titleIsStable(url: string, expected: string): Promise<void> {
+  await expect.poll(() => titleSeenAt(url), { timeout: 15_000 }).toBe(expected);
+}
+
+const currentExperienceId = (page: Page) => decodeURIComponent(new URL(page.url()).pathname.split("/")[2] ?? "");
+
+describe("experiences in the dashboard", () => {
+  it("lists every experience with status, kind, pages, traffic and result", async () => {
+    const { context, page, errors } = await dashboard();
+    await signInToDashboard(page, stack);
+    const rows = page.getByTestId("experience-row");
+    await expect.poll(() => rows.count()).toBe(4);
+    const price = rows.filter({ hasText: "Price message: free shipping" });
+    await expect.poll(() => price.getByTestId("traffic").innerText()).toBe("100% · 50/50");
+    expect(await price.getByTestId("status-badge").getAttribute("data-status")).toBe("running");
+    expect(await price.innerText()).toContain("A/B test");
+    expect(await price.innerText()).toContain("/products/");
+    await expect.poll(() => price.getByTestId("headline-result").count(), { timeout: 10_000 }).toBe(1);
+    await page.screenshot({ path: join(SCREENSHOTS, "experiences.png"), fullPage: true });
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await page.screenshot({ path: join(SCREENSHOTS, "experiences-390.png"), fullPage: true });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("creates an A/B test, starts it, shows both variations, previews one, and pauses back to the original", async () => {
+    const { context, page, errors } = await dashboard();
+    await signInToDashboard(page, stack);
+    await page.getByRole("link", { name: "New experience" }).click();
+    await page.getByLabel("Name", { exact: true }).fill("Product title: social proof");
+
+    // Page targeting, checked with the URL tester before saving.
+    await page.getByRole("button", { name: "Add page" }).click();
+    const target = page.getByTestId("page-target");
+    await target.getByLabel("Page path or pattern").fill(PRODUCT_PATH);
+    expect(await target.getByLabel("Domain", { exact: true }).inputValue()).toBe(DEMO_DOMAIN);
+    await page.getByLabel("Test a URL").fill(stack.shopUrl(`${PRODUCT_PATH}?utm_source=mail`));
+    await expect.poll(() => page.getByTestId("url-test-result").innerText()).toContain("Runs on this page");
+    await page.getByLabel("Test a URL").fill(stack.shopUrl("/products/tear-free-shampoo-and-body-wash"));
+    await expect.poll(() => page.getByTestId("url-test-result").innerText()).toContain("Does not run on this page");
+
+    // Two variations (the defaults): the control counts exposures and changes nothing; B rewrites the title.
+    const variations = page.getByTestId("variation");
+    const control = variations.nth(0);
+    await control.getByRole("button", { name: /Add config/ }).click();
+    await control.getByLabel("Element (CSS path)").fill("h1.product-title");
+    await control.getByText("Move, swap, edit HTML, duplicate").click();
+    await control.getByLabel("This is the control: change nothing, count the exposure").check();
+    const treatment = variations.nth(1);
+    await treatment.getByRole("button", { name: /Add config/ }).click();
+    await treatment.getByLabel("Element (CSS path)").fill("h1.product-title");
+    await treatment.getByLabel("New text").fill(NEW_TITLE);
+
+    const created = page.waitForResponse((r) => r.url().endsWith("/api/experiences") && r.request().method() === "POST");
+    await page.getByRole("button", { name: "Create experience" }).click();
+    expect((await created).status()).toBe(201);
+    await page.waitForURL(/\/experiences\/exp_/);
+    const id = currentExperienceId(page);
+    const stored = stack.store.getExperience(ACCOUNT_ID, id)!;
+    expect(stored).toMatchObject({ status: "draft", kind: "ab_test", pages: [{ domain: DEMO_DOMAIN, page_path: PRODUCT_PATH, page_match: "exact_match" }] });
+    const [controlVar, treatmentVar] = stored.rules[0]!.behaviour.variations;
+    expect(treatmentVar!.configs[0]).toMatchObject({
+      variation_data_type: "HTML_ELEMENT",
+      properties: { element_path: "h1.product-title" },
+      variation: { innerHTML: NEW_TITLE },
+    });
+    expect(controlVar!.configs[0]!.variation).toEqual({ customfit_meta: { is_default: true } });
+
+    // A draft runs for nobody.
+    const productUrl = stack.shopUrl(PRODUCT_PATH);
+    expect(await titleSeenAt(productUrl)).toBe(ORIGINAL_TITLE);
+
+    // Start it: new shoppers see one variation each, and across shoppers both.
+    await page.getByTestId("status-running").click();
+    await expect.poll(() => page.getByTestId("status-badge").getAttribute("data-status")).toBe("running");
+    const seen = new Set<string>();
+    for (let i = 0; i < 16 && seen.size < 2; i++) {
+      const title = await titleSeenAt(productUrl);
+      expect([ORIGINAL_TITLE, NEW_TITLE]).toContain(title);
+      seen.add(title);
+    }
+    expect([...seen].sort()).toEqual([ORIGINAL_TITLE, NEW_TITLE].sort());
+
+    // Preview links force one variation for a fresh visitor.
+    await page.getByLabel("Shop page to preview on").fill(productUrl);
+    const link = await page.getByRole("textbox", { name: "Preview link of Variation B" }).inputValue();
+    expect(new URL(link).searchParams.get("customfit_desired_experiences")).toBe(`${id}:${treatmentVar!.id}`);
+    for (let i = 0; i < 3; i++) expect(await titleSeenAt(link)).toBe(NEW_TITLE);
+    const controlLink = await page.getByRole("textbox", { name: "Preview link of Control" }).inputValue();
+    expect(await titleSeenAt(controlLink)).toBe(ORIGINAL_TITLE);
+    const visualEditor = treatment.getByRole("link", { name: "Open visual editor" });
+    expect(await visualEditor.getAttribute("href")).toBe(`/experiences/${id}/visual?variation=${treatmentVar!.id}`);
+
+    // Pause: the shop is back to the original for everyone.
+    await page.getByTestId("status-paused").click();
+    await expect.poll(() => page.getByTestId("status-badge").getAttribute("data-status")).toBe("paused");
+    expect(stack.store.getExperience(ACCOUNT_ID, id)!.status).toBe("paused");
+    for (let i = 0; i < 4; i++) await titleIsStable(productUrl, ORIGINAL_TITLE);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("validates before saving, and shows the service's refusal", async () => {
+    const { context, page } = await dashboard();
+    await signInToDashboard(page, stack);
+    await page.goto(`${stack.apiUrl}/experiences/new`);
+    const posts: string[] = [];
+    page.on("request", (r) => {
+      if (r.method() === "POST" && r.url().endsWith("/api/experiences")) posts.push(r.url());
+    });
+    await page.getByRole("button", { name: "Add page" }).click();
+    await page.getByTestId("page-target").getByLabel("Match").selectOption("regex");
+    await page.getByLabel("Page path or pattern").fill("/products/(");
+    await page.getByRole("button", { name: "Create experience" }).click();
+    const problems = page.getByTestId("form-problems");
+    await expect.poll(() => problems.innerText()).toContain("The name is required.");
+    expect(await problems.innerText()).toContain("not a valid regular expression");
+    // The message sits at its input too, tied to it for screen readers.
+    const name = page.getByLabel("Name", { exact: true });
+    expect(await name.getAttribute("aria-invalid")).toBe("true");
+    expect(await page.locator(`#${(await name.getAttribute("aria-describedby"))!.replace(/:/g, "\\:")}`).innerText()).toBe("The name is required.");
+    expect(posts).toEqual([]);
+
+    // Valid for the form, refused by the service: a NUMBER config whose value is text, as JSON.
+    await name.fill("Refused by the service");
+    await page.getByLabel("Page path or pattern").fill("^/products/");
+    const variation = page.getByTestId("variation").nth(1);
+    await variation.getByRole("button", { name: /Add config/ }).click();
+    await variation.getByRole("button", { name: "Edit as JSON" }).click();
+    await variation
+      .getByLabel("Config (JSON)")
+      .fill(JSON.stringify({ config_customer_id: "n", config_id: "n", variation_data_type: "NUMBER", variation: "ten" }));
+    const refused = page.waitForResponse((r) => r.url().endsWith("/api/experiences") && r.request().method() === "POST");
+    await page.getByRole("button", { name: "Create experience" }).click();
+    expect((await refused).status()).toBe(400);
+    await expect.poll(() => page.getByTestId("save-error").innerText()).toMatch(/The service did not save it: .+/);
+    expect(page.url()).toMatch(/\/experiences\/new$/);
+    await context.close();
+  });
+
+  it("opens every part of a stored experience, reorders rules and saves them in the new order", async () => {
+    const { context, page, errors } = await dashboard();
+    await signInToDashboard(page, stack);
+    await page.goto(`${stack.apiUrl}/experiences/exp_welcome_popup`);
+    // The seeded popup's template settings are in the form, not hidden in JSON.
+    await page.getByText("Template (popup)").first().click();
+    expect(await page.getByLabel("Template id").first().inputValue()).toBe("tpl_welcome_us");
+    expect(await page.getByLabel("Show", { exact: true }).first().inputValue()).toBe("on_entry");
+    expect(await page.getByLabel("Stay closed").first().inputValue()).toBe("next_session");
+    expect(await page.getByTestId("rule").first().getByLabel("Audience").inputValue()).toBe("aud_first_time_visitors");
+
+    await page.getByRole("button", { name: "Add rule" }).click();
+    const second = page.getByTestId("rule").nth(1);
+    await second.getByLabel("Behaviour name").fill("Everyone else");
+    await second.getByLabel("Traffic allocation (%)").fill("25");
+    await page.getByRole("button", { name: "Move rule 2 up" }).click();
+    expect(await page.getByTestId("rule").first().getByLabel("Behaviour name").inputValue()).toBe("Everyone else");
+    const saved = page.waitForResponse((r) => r.url().endsWith("/api/experiences/exp_welcome_popup") && r.request().method() === "PUT");
+    await page.getByRole("button", { name: "Save changes" }).click();
+    expect((await saved).status()).toBe(200);
+    const rules = stack.store.getExperience(ACCOUNT_ID, "exp_welcome_popup")!.rules;
+    expect(rules.map((r) => r.behaviour.name)).toEqual(["Everyone else", "Welcome popup with a first-order code"]);
+    expect(rules[0]).toMatchObject({ audience_id: null, behaviour: { traffic_allocation: 0.25 } });
+    // The seeded rule kept its ids (visitors keep their assignments) and its popup.
+    expect(rules[1]).toMatchObject({ id: "rule_welcome_first_visit", behaviour: { id: "beh_welcome_popup" } });
+    expect(rules[1]!.behaviour.variations[0]!.configs[0]!.properties?.custom_template?.id).toBe("tpl_welcome_us");
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("lets a viewer read everything and change nothing, in the UI and through the API", async () => {
+    const { context, page, errors } = await dashboard();
+    await signInToDashboard(page, stack, VIEWER);
+    const rows = page.getByTestId("experience-row");
+    await expect.poll(() => rows.count()).toBeGreaterThanOrEqual(4);
+    expect(await page.getByRole("button", { name: "New experience" }).isDisabled()).toBe(true);
+    const price = rows.filter({ hasText: "Price message: free shipping" });
+    for (const name of ["Pause", "Archive", "Duplicate"]) {
+      expect(await price.getByRole("button", { name: `${name} Price message: free shipping` }).isDisabled()).toBe(true);
+    }
+
+    await price.getByRole("link", { name: "View Price message: free shipping" }).click();
+    await page.getByLabel("Name", { exact: true }).waitFor();
+    expect(await page.getByLabel("Name", { exact: true }).isDisabled()).toBe(true);
+    expect(await page.getByRole("button", { name: "Save changes" }).isDisabled()).toBe(true);
+    expect(await page.getByTestId("status-paused").isDisabled()).toBe(true);
+    expect(await page.getByRole("button", { name: "Add rule" }).isDisabled()).toBe(true);
+
+    // The service refuses the viewer too, with a valid session and CSRF token.
+    const statuses = await page.evaluate(async () => {
+      const session = (await (await fetch("/api/session")).json()) as { csrf_token: string };
+      const headers = { "content-type": "application/json", "x-csrf-token": session.csrf_token };
+      const detail = (await (await fetch("/api/experiences/exp_price_message")).json()) as Record<string, unknown>;
+      const input = { name: detail["name"], kind: detail["kind"], pages: detail["pages"], rules: detail["rules"] };
+      return Promise.all([
+        fetch("/api/experiences/exp_price_message/status", { method: "POST", headers, body: JSON.stringify({ status: "paused" }) }).then((r) => r.status),
+        fetch("/api/experiences/exp_price_message", { method: "PUT", headers, body: JSON.stringify(input) }).then((r) => r.status),
+        fetch("/api/experiences", { method: "POST", headers, body: JSON.stringify({ ...input, name: "Sneaky" }) }).then((r) => r.status),
+      ]);
+    });
+    expect(statuses).toEqual([403, 403, 403]);
+    expect(stack.store.getExperience(ACCOUNT_ID, "exp_price_message")!.status).toBe("running");
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("takes the editor's screenshots at 1280 px and 390 px", async () => {
+    const { context, page } = await dashboard();
+    await signInToDashboard(page, stack);
+    await page.goto(`${stack.apiUrl}/experiences/exp_price_message`);
+    await page.getByLabel("Name", { exact: true }).waitFor();
+    await page.screenshot({ path: join(SCREENSHOTS, "experience-editor.png") });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await eventually(async () => (await page.evaluate(() => document.documentElement.scrollWidth)) <= 390, 5_000, "no sideways scroll at 390 px");
+    await page.screenshot({ path: join(SCREENSHOTS, "experience-editor-390.png") });
+    await context.close();
+  });
+});
