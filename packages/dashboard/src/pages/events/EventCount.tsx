@@ -1,9 +1,11 @@
-import { EVENTS_REFETCH_INTERVAL_MS, useEvents } from "../../api/queries";
+import type { UseQueryResult } from "@tanstack/react-query";
+import type { EventListResponse } from "@storefit/contract";
+import { EVENTS_REFETCH_INTERVAL_MS } from "../../api/queries";
 import { formatEventTime } from "../../format";
 
 /** The number of stored events, refreshed with the list (same query, fetched once). */
-export function EventCount() {
-  const { data, dataUpdatedAt, isError } = useEvents();
+export function EventCount({ query }: { query: UseQueryResult<EventListResponse> }) {
+  const { data, dataUpdatedAt, isError } = query;
   return (
     <section className="stat-card" aria-labelledby="event-count-label">
       <p className="stat-card__label" id="event-count-label">
