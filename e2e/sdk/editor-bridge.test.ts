@@ -216,6 +216,8 @@ describe("hover and selection", () => {
       attributes: { class: "css-1x2y3z product-title", style: "color: rgb(0, 0, 0)" },
       styles: { color: "rgb(0, 0, 0)", display: "block" },
       can: { parent: true, child: false, next: true, previous: false },
+      // The panel's move up/down and swap targets: unique paths of the neighbours.
+      siblings: { previous: null, next: ".price-box" },
     });
     // The frame sits at the dashboard's top left: the frame's viewport box is the page's.
     expect(selection!.rect.x).toBeCloseTo(box.x, 0);
