@@ -237,6 +237,117 @@ describe("visual editor", () => {
     expect(saved[1]!.configs).toEqual(variationsOf(experience)[1]!.configs);
   });
 
+  it("makes every kind of change the script applies, previews each, and a shopper gets them all", async () => {
+    const page = await operator();
+    const experience = await createExperience(page, "Everything", [{ name: "Everything", configs: [] }], true);
+    const frame = await openEditor(page, experience.id, variationsOf(experience)[0]!.id, stack.shopUrl(product.page_path));
+    const select = async (sel: string, path: string) => {
+      await frame.locator(sel).click();
+      await expect.poll(() => selectedPath(page)).toBe(path);
+    };
+    const perks = () => frame.locator(".product-perks li").allInnerTexts();
+    const perksBefore = await perks();
+    const handle = product.page_path.split("/").pop()!;
+
+    // Duplicate the title; insert HTML after the price.
+    await select("h1", ".product-title");
+    await page.getByRole("button", { name: "Duplicate", exact: true }).click();
+    await expect.poll(() => frame.locator("h1").count()).toBe(2);
+    await select("#product-price", "#product-price");
+    await page.getByLabel("Where", { exact: true }).selectOption("insert_after_html");
+    await page.getByLabel("HTML to insert").fill('<em id="sf-badge">Bestseller</em>');
+    await expect.poll(() => frame.locator("#product-price + #sf-badge").count()).toBe(1);
+
+    // Classes and a swap on the tax line.
+    await select("#product-tax", "#product-tax");
+    await page.getByLabel("Add classes").fill("sf-note");
+    await expect.poll(() => frame.locator("#product-tax").getAttribute("class")).toBe("product-tax sf-note");
+    await page.getByLabel("Swap with (CSS path)").fill(".product-description");
+    await expect.poll(() => frame.evaluate(() => document.querySelector(".product-description")!.nextElementSibling?.id)).toBe("product-tax");
+
+    // Move the second perk up; hide the third.
+    await frame.locator(".product-perks li").nth(1).click();
+    await expect.poll(() => page.getByTestId("match-count").innerText()).toBe("<li> · 1 element matches");
+    await page.getByRole("button", { name: "Move up" }).click();
+    await expect.poll(perks).toEqual([perksBefore[1], perksBefore[0], perksBefore[2]]);
+    await frame.locator(".product-perks li").nth(2).click();
+    await expect.poll(() => page.getByTestId("match-count").innerText()).toBe("<li> · 1 element matches");
+    await page.getByLabel("Hide this element").check();
+    await expect.poll(() => frame.locator(".product-perks li").nth(2).evaluate((el) => getComputedStyle(el).display)).toBe("none");
+
+    // The image's source; the breadcrumb link's address and target.
+    await select("#product-media-main", "#product-media-main");
+    await page.getByLabel("Image address (src)").fill(`/images/${handle}-2.svg`);
+    await expect.poll(() => frame.locator("#product-media-main").getAttribute("src")).toBe(`/images/${handle}-2.svg`);
+    await frame.locator(".breadcrumbs a").click();
+    await expect.poll(() => page.getByTestId("match-count").innerText()).toBe("<a> · 1 element matches");
+    await page.getByLabel("Link address (href)").fill("/cart");
+    await page.getByLabel("Opens in").selectOption("_blank");
+    await expect.poll(() => frame.locator(".breadcrumbs a").evaluate((a) => [a.getAttribute("href"), a.getAttribute("target")])).toEqual(["/cart", "_blank"]);
+
+    // A click action: the add-to-cart button counts a goal and hides the perks.
+    await select("#add-to-cart", "#add-to-cart");
+    await page.getByLabel("Count clicks as the goal").fill("cta_click");
+    await page.getByLabel("Then", { exact: true }).selectOption("hide_element");
+    await page.getByLabel("Target element (CSS path)").fill(".product-perks");
+
+    // A popup, on every page the experience targets.
+    await page.getByLabel("New changes apply on").selectOption("experience");
+    await page.getByRole("button", { name: "Insert popup" }).click();
+    await expect.poll(() => frame.getByText("Take 10% off your first order.").count()).toBe(1);
+    await page.getByLabel("New changes apply on").selectOption("page");
+
+    // Click actions act in the preview once selection is off.
+    await page.getByLabel("Select elements by clicking in the page").uncheck();
+    await frame.locator("[data-storefit-template] [data-storefit-close]").evaluate((el) => el.closest("[data-storefit-template]")!.remove());
+    await frame.locator("#add-to-cart").click();
+    await expect.poll(() => frame.locator(".product-perks").evaluate((el) => getComputedStyle(el).display)).toBe("none");
+    await page.screenshot({ path: `${SCREENSHOTS}visual-editor-changes.png` });
+    expect(await page.getByTestId("change-row").count()).toBe(9);
+
+    await page.getByRole("button", { name: "Save variation" }).click();
+    await expect.poll(() => page.getByTestId("save-status").innerText()).toBe("Saved");
+    const configs = variationsOf(await api(page.request, "GET", `/api/experiences/${experience.id}`))[0]!.configs;
+    const byPath = (path: string) => configs.find((c) => c.properties?.element_path === path)?.variation;
+    expect(byPath(".product-title")).toEqual({ customfit_meta: { duplicate_actions: [{ position: "below" }] } });
+    expect(byPath("#product-price")).toEqual({
+      customfit_meta: { edit_elem_action: { action_type: "insert_after_html", action_txt: '<em id="sf-badge">Bestseller</em>' } },
+    });
+    expect(byPath("#product-tax")).toEqual({
+      cf_classes_edit_option: "add_remove_classes",
+      cf_classes_add: ["sf-note"],
+      cf_classes_remove: [],
+      customfit_meta: { swap_action: { target: ".product-description" } },
+    });
+    expect(byPath("#add-to-cart")).toEqual({
+      customfit_meta: {
+        onclick_action: { action_type: "track_click", action_txt: { goal_name: "cta_click" } },
+        advanced_click_actions: [{ action_type: "hide_element", target: ".product-perks" }],
+      },
+    });
+    const popup = configs.find((c) => c.properties?.custom_template)!;
+    expect(popup.properties).not.toHaveProperty("page_path");
+    expect(popup.properties!.custom_template).toMatchObject({ parentElement: "body", properties: { settings: { config_selected: "on_entry" } } });
+
+    // The shopper's page, from the service and the script alone.
+    const shopper = await newVisitor(browser);
+    contexts.push(shopper);
+    const visit = await shopper.newPage();
+    await visit.goto(stack.shopUrl(product.page_path));
+    await visit.waitForFunction(() => !document.getElementById("storefit-hide"));
+    await expect.poll(() => visit.locator("h1").count()).toBe(2);
+    await expect.poll(() => visit.locator("#product-price + #sf-badge").count()).toBe(1);
+    expect(await visit.locator("#product-tax").getAttribute("class")).toBe("product-tax sf-note");
+    expect(await visit.locator(".product-perks li").allInnerTexts()).toEqual([perksBefore[1], perksBefore[0], perksBefore[2]]);
+    expect(await visit.locator(".product-perks li").nth(2).evaluate((el) => getComputedStyle(el).display)).toBe("none");
+    expect(await visit.locator("#product-media-main").getAttribute("src")).toBe(`/images/${handle}-2.svg`);
+    expect(await visit.locator(".breadcrumbs a").getAttribute("target")).toBe("_blank");
+    await expect.poll(() => visit.getByText("Take 10% off your first order.").count()).toBe(1);
+    await visit.getByRole("button", { name: "Close" }).click();
+    await visit.locator("#add-to-cart").click();
+    await expect.poll(() => visit.locator(".product-perks").evaluate((el) => getComputedStyle(el).display)).toBe("none");
+  });
+
   it("ignores messages that are not from the editor frame on the shop's origin", async () => {
     const page = await operator();
     const experience = await createExperience(page, "Forgery", [{ name: "Only", configs: [] }]);
