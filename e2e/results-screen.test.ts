@@ -428,6 +428,19 @@ describe("results screen", () => {
     await context.close();
   });
 
+  it("the experiences list shows each experience's headline result", async () => {
+    const context = await newVisitor(browser);
+    const page = await context.newPage();
+    await signInToDashboard(page, stack);
+    const cell = (name: string) => page.getByTestId("experience-row").filter({ hasText: name }).getByTestId("headline-result");
+    await expect.poll(() => cell("Price message: free shipping").innerText(), { timeout: 15_000 }).toMatch(
+      /^\+\d+\.\d%\s+Free shipping · Add to cart · p < 0\.001$/,
+    );
+    expect(await cell("Price message: free shipping").getAttribute("class")).toContain("headline-result--up");
+    await expect.poll(() => cell("UK tax line").innerText()).toBe("No data yet");
+    await context.close();
+  });
+
   it("says so when nobody has seen the experience yet", async () => {
     const { context, page } = await openResults("exp_uk_tax_line");
     await expect.poll(() => page.getByText("No visitors yet").count(), { timeout: 15_000 }).toBe(1);

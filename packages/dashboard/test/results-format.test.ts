@@ -76,9 +76,12 @@ describe("engine and correction in the URL", () => {
 });
 
 describe("headline result", () => {
-  it("says there is no data without visitors or comparisons", () => {
+  it("says there is no data without visitors, and counts visitors without a comparison", () => {
     expect(pickHeadline(resultsAnswer({ total_visitors: 0 }))).toEqual({ kind: "no_data" });
-    expect(pickHeadline(resultsAnswer({ rules: [] }))).toEqual({ kind: "no_data" });
+    expect(pickHeadline(resultsAnswer({ rules: [] }))).toEqual({ kind: "visitors", visitors: 2010 });
+    const single = resultsAnswer();
+    for (const m of single.rules[0]!.metrics) m.variations = m.variations.filter((v) => v.is_control);
+    expect(pickHeadline(single)).toEqual({ kind: "visitors", visitors: 2010 });
   });
 
   it("picks the primary goal's best treatment in the rule with the most visitors", () => {

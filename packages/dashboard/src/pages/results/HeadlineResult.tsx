@@ -1,7 +1,7 @@
 // The experiences list's "headline result" cell: the primary goal's best variation, its lift and
 // how sure we are. Props are kept stable: the list renders <HeadlineResult experienceId={id} />.
 import { useExperienceResults } from "../../api/results";
-import { formatLift, formatPValue, formatPercent } from "./format";
+import { formatCount, formatLift, formatPValue, formatPercent } from "./format";
 import { pickHeadline } from "./headline";
 import "./results.css";
 
@@ -25,6 +25,14 @@ export function HeadlineResult({ experienceId }: { experienceId: string }) {
     return (
       <span className="headline-result headline-result--empty" data-testid="headline-result">
         No data yet
+      </span>
+    );
+  }
+
+  if (headline.kind === "visitors") {
+    return (
+      <span className="headline-result headline-result--empty" data-testid="headline-result">
+        {formatCount(headline.visitors)} visitors · no comparison yet
       </span>
     );
   }

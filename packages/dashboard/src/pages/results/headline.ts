@@ -8,6 +8,8 @@ import type {
 
 export type Headline =
   | { kind: "no_data" }
+  /** Visitors, but nothing to compare: a single-variation personalization, or no conversions yet. */
+  | { kind: "visitors"; visitors: number }
   | {
       kind: "lift";
       goalName: string;
@@ -36,7 +38,8 @@ export function pickHeadline(results: ExperienceResults): Headline {
       metric = rule.metrics[0];
     }
   }
-  if (!metric) return { kind: "no_data" };
+  const visitorsOnly: Headline = { kind: "visitors", visitors: results.total_visitors };
+  if (!metric) return visitorsOnly;
   let top: VariationMetric | null = null;
   for (const variation of metric.variations) {
     if (variation.is_control || !variation.comparison) continue;
@@ -44,7 +47,7 @@ export function pickHeadline(results: ExperienceResults): Headline {
       top = variation;
     }
   }
-  if (!top || !top.comparison) return { kind: "no_data" };
+  if (!top || !top.comparison) return visitorsOnly;
   const comparison = top.comparison;
   const headline: Headline = {
     kind: "lift",
