@@ -396,5 +396,27 @@ describe("visual editor", () => {
     // The same message from the editor frame itself is taken: the check above could fail.
     await forge(frame, "#from-the-editor-frame");
     await expect.poll(() => selectedPath(page)).toBe("#from-the-editor-frame");
+
+    // The operator follows a link to the account's other shop domain: its bridge is listened to.
+    const uk = DEMO_PAGES.find((p) => p.domain !== DEMO_DOMAIN)!;
+    await frame.goto(stack.shopUrl(uk.page_path, uk.domain));
+    await page.getByText("This page is not one of the experience's target pages").waitFor();
+    await frame.locator("#product-tax").click();
+    await expect.poll(() => selectedPath(page)).toBe("#product-tax");
+    // The same frame on an origin that is none of the account's domains is not, even saying ready.
+    await frame.goto(stack.shopUrl("/", "127.0.0.1"));
+    await forge(frame, "#forged-after-navigation");
+    await frame.evaluate((url) => {
+      window.parent.postMessage({ source: "storefit-bridge", v: 1, type: "ready", url, title: "x", viewport: { width: 1, height: 1 } }, "*");
+    }, frame.url());
+    await forge(frame, "#forged-after-ready");
+    await page.waitForTimeout(500);
+    expect(await selectedPath(page)).toBe("#product-tax");
+
+    // An address outside the account's domains is refused before anything is framed.
+    await page.getByLabel("Page address").fill("https://shop.evil.example/products/x");
+    await page.getByRole("button", { name: "Open", exact: true }).click();
+    await expect.poll(() => page.getByRole("alert").filter({ hasText: "not on the account's domains" }).count()).toBe(1);
+    expect(page.frame({ name: "storefit-editor" })!.url()).toBe(stack.shopUrl("/", "127.0.0.1"));
   });
 });
