@@ -214,6 +214,15 @@ describe("visual editor", () => {
     await switcher.selectOption({ label: "Variation A (unsaved)" });
     await expect.poll(() => text(frame, "#product-tax")).toBe("Tax edited");
 
+    // The list of changes on this page: select one by its path, remove one (and undo that).
+    await page.getByTestId("change-row").filter({ hasText: "#product-price" }).getByRole("button", { name: "#product-price", exact: true }).click();
+    await expect.poll(() => selectedPath(page)).toBe("#product-price");
+    await page.getByRole("button", { name: "Remove the change of #product-price" }).click();
+    await expect.poll(() => text(frame, "#product-price")).toBe(product.price_text);
+    expect(await page.getByTestId("change-row").count()).toBe(1);
+    await page.getByRole("button", { name: "Undo" }).click();
+    await expect.poll(() => text(frame, "#product-price")).toBe("Price A");
+
     // The mobile width resizes the frame; the preview follows.
     await page.getByRole("button", { name: "Mobile" }).click();
     await expect.poll(() => frame.evaluate(() => window.innerWidth)).toBe(390);
@@ -418,5 +427,24 @@ describe("visual editor", () => {
     await page.getByRole("button", { name: "Open", exact: true }).click();
     await expect.poll(() => page.getByRole("alert").filter({ hasText: "not on the account's domains" }).count()).toBe(1);
     expect(page.frame({ name: "storefit-editor" })!.url()).toBe(stack.shopUrl("/", "127.0.0.1"));
+  });
+
+  it("says so when the page in the frame never answers, and shows the service's error on load", async () => {
+    // Headless Chromium's own UA is a bot to the script (spec §6): it stops before edit mode, so
+    // no bridge ever says ready — as on a page without the snippet.
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    contexts.push(context);
+    const page = await context.newPage();
+    await signInToDashboard(page, stack);
+    const experience = await createExperience(page, "Silent page", [{ name: "Only", configs: [] }]);
+    await page.clock.install();
+    await page.goto(`${stack.apiUrl}/experiences/${experience.id}/visual?variation=${variationsOf(experience)[0]!.id}&page=${encodeURIComponent(stack.shopUrl(product.page_path))}`);
+    await page.getByText("Loading the page…").waitFor();
+    await page.clock.fastForward(16_000);
+    await expect.poll(() => page.getByRole("alert").filter({ hasText: "The page did not answer" }).count()).toBe(1);
+    expect(await page.getByText("Loading the page…").count()).toBe(0);
+
+    await page.goto(`${stack.apiUrl}/experiences/exp_missing/visual`);
+    await expect.poll(() => page.getByRole("alert").innerText()).toContain("Could not load the experience");
   });
 });
