@@ -1,0 +1,225 @@
+// Audiences in the dashboard, for real: an operator builds an audience in the builder (device
+// and campaign), the JSON view follows and drives the builder back, the tester answers match and
+// no match with reasons, a broken condition is refused by the service at save time, and the
+// audience, attached to a started experience's rule, decides which demo-shop visitors see it.
+
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Audience, ConfigsResponse, ExperienceDetail, SessionInfo } from "@storefit/contract";
+import { DEMO_DOMAIN, DEMO_PAGES } from "../packages/server/src/seed/demo-pages.js";
+import { DESKTOP_UA, eventually, launchBrowser, newVisitor, signInToDashboard, startStack } from "./harness.js";
+import type { Stack } from "./harness.js";
+
+const IPHONE_UA =
+  "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
+const ACCOUNT_ID = "acc_littlesprouts";
+const SPRING_TEXT = "Spring offer for phones: 20% off today";
+const SCREENSHOTS = new URL("../docs/screenshots/", import.meta.url).pathname;
+
+let stack: Stack;
+let browser: Browser;
+let owner: BrowserContext;
+let page: Page;
+
+beforeAll(async () => {
+  [stack, browser] = await Promise.all([startStack(), launchBrowser()]);
+  owner = await newVisitor(browser);
+  page = await owner.newPage();
+  await signInToDashboard(page, stack);
+});
+afterAll(async () => {
+  await browser?.close();
+  await stack?.close();
+});
+
+const taxPage = DEMO_PAGES.find((p) => p.domain === DEMO_DOMAIN && p.element_hint === "tax")!;
+
+/** An admin API call with the owner's dashboard session (cookie and CSRF token). */
+async function admin<T>(method: "GET" | "POST" | "PATCH", path: string, body?: unknown): Promise<T> {
+  const session = (await (await page.request.get(`${stack.apiUrl}/api/session`)).json()) as SessionInfo;
+  const res = await page.request.fetch(`${stack.apiUrl}${path}`, {
+    method,
+    headers: { "x-csrf-token": session.csrf_token, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    ...(body === undefined ? {} : { data: JSON.stringify(body) }),
+  });
+  expect(res.status(), `${method} ${path}: ${await res.text()}`).toBeLessThan(300);
+  return (await res.json()) as T;
+}
+
+/** A full-page screenshot from the top (the app header is sticky: scrolled, it lands mid-page). */
+async function screenshot(name: string) {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: `${SCREENSHOTS}${name}.png`, fullPage: true });
+}
+
+async function shopVisit(ua: string, query: string) {
+  const context = await browser.newContext({
+    userAgent: ua,
+    viewport: ua === IPHONE_UA ? { width: 390, height: 844 } : { width: 1280, height: 800 },
+  });
+  const shop = await context.newPage();
+  const answer = shop.waitForResponse((r) => r.url().includes("/v1/users/configs/"));
+  await shop.goto(stack.shopUrl(`${taxPage.page_path}${query}`));
+  const configs = (await (await answer).json()) as ConfigsResponse;
+  await shop.waitForFunction(() => !document.getElementById("storefit-hide"));
+  // Let the script apply what it was answered before reading the element.
+  await shop.waitForTimeout(300);
+  const tax = await shop.locator("#product-tax").innerText();
+  await context.close();
+  return { configs, tax };
+}
+
+describe("audiences", () => {
+  let audienceId = "";
+
+  it("builds an audience in the builder, the JSON view follows, and saving stores that condition", async () => {
+    await page.getByRole("link", { name: "Audiences" }).click();
+    await expect.poll(() => page.getByTestId("audience-row").count()).toBe(1);
+    await screenshot("audiences-list");
+
+    await page.getByRole("link", { name: "New audience" }).click();
+    await page.getByLabel("Name", { exact: true }).fill("Spring campaign on phones");
+    // A new audience starts with "Device type is mobile".
+    await expect.poll(() => page.getByLabel("Attribute of rule 1").inputValue()).toBe("cf_device_type");
+    await expect.poll(() => page.getByLabel("Value of rule 1").inputValue()).toBe("mobile");
+    await page.getByRole("button", { name: "Add a rule" }).click();
+    await page.getByLabel("Attribute of rule 2").selectOption("utm_campaign");
+    await page.getByLabel("Comparison of rule 2").selectOption("in");
+    await page.getByLabel("Value of rule 2 (comma-separated)").fill("spring, summer");
+
+    const expected = { cf_device_type: "mobile", utm_campaign: { $in: ["spring", "summer"] } };
+    await expect.poll(async () => JSON.parse(await page.getByTestId("condition-json").inputValue())).toEqual(expected);
+
+    await page.getByRole("button", { name: "Create audience" }).click();
+    await page.waitForURL(/\?audience=aud_/);
+    audienceId = new URL(page.url()).searchParams.get("audience")!;
+    const stored = stack.store.getAudience(ACCOUNT_ID, audienceId);
+    expect(stored).toMatchObject({ name: "Spring campaign on phones", condition: expected });
+  });
+
+  it("the tester answers match and no match, with the clause that failed", async () => {
+    await page.getByLabel("Device type").selectOption("mobile");
+    await page.getByLabel("utm_campaign").fill("spring");
+    await page.getByRole("button", { name: "Test this visitor" }).click();
+    await expect.poll(() => page.getByTestId("tester-verdict").innerText()).toContain("Match: this visitor is in the audience");
+
+    await page.getByLabel("Device type").selectOption("desktop");
+    await page.getByRole("button", { name: "Test this visitor" }).click();
+    await expect.poll(() => page.getByTestId("tester-verdict").innerText()).toContain("No match");
+    const failing = page.getByTestId("tester-clause").filter({ hasText: "does not match" });
+    await expect.poll(() => failing.innerText()).toContain('cf_device_type "mobile" — visitor has "desktop"');
+    await screenshot("audiences-editor");
+  });
+
+  it("edits in the JSON view drive the builder; a condition it cannot show stays JSON-only", async () => {
+    const json = page.getByTestId("condition-json");
+    await json.fill(JSON.stringify({ $or: [{ cf_device_type: "tablet" }, { tags: { $all: ["vip", "gold"] } }] }));
+    await expect.poll(() => page.getByLabel("Visitors who match").inputValue()).toBe("any");
+    await expect.poll(() => page.getByLabel("Value of rule 1").inputValue()).toBe("tablet");
+    await expect.poll(() => page.getByLabel("Attribute of rule 2").inputValue()).toBe("tags");
+    await expect.poll(() => page.getByLabel("Comparison of rule 2").inputValue()).toBe("has_all");
+    await expect.poll(() => page.getByLabel("Value of rule 2 (comma-separated)").inputValue()).toBe("vip, gold");
+
+    await json.fill(JSON.stringify({ orders: { $elemMatch: { sku: "oat" } } }));
+    await page.getByTestId("builder-unavailable").waitFor();
+    expect(await page.getByTestId("condition-builder").count()).toBe(0);
+  });
+
+  it("checks rules before saving, and shows the service's refusal of a condition only it can check", async () => {
+    const requests: string[] = [];
+    page.on("request", (r) => {
+      if (r.method() === "PUT" && r.url().includes("/api/audiences/")) requests.push(r.url());
+    });
+    // A rule the builder can show, with a bad value: refused beside the field, nothing sent.
+    await page.getByTestId("condition-json").fill(JSON.stringify({ cf_browser_version: { $vgt: "new" } }));
+    await page.getByRole("button", { name: "Save audience" }).click();
+    await expect.poll(() => page.getByText('Enter a version such as "120" or "17.4.1".').count()).toBe(1);
+    expect(requests).toEqual([]);
+
+    // Nested JSON the builder cannot show goes to the service, which names the broken place.
+    await page.getByTestId("condition-json").fill(JSON.stringify({ $or: [{ is_first_time_visitor: true }, { age: { $near: 3 } }] }));
+    await page.getByRole("button", { name: "Save audience" }).click();
+    await expect.poll(() => page.getByRole("alert").filter({ hasText: "Could not save" }).innerText()).toContain("$or[1].age.$near");
+    expect(requests).toHaveLength(1);
+    expect(stack.store.getAudience(ACCOUNT_ID, audienceId)!.condition).toEqual({ cf_device_type: "mobile", utm_campaign: { $in: ["spring", "summer"] } });
+    await page.reload();
+    await expect.poll(async () => JSON.parse(await page.getByTestId("condition-json").inputValue())).toEqual({
+      cf_device_type: "mobile",
+      utm_campaign: { $in: ["spring", "summer"] },
+    });
+    await expect.poll(() => page.getByLabel("Value of rule 2 (comma-separated)").inputValue()).toBe("spring, summer");
+  });
+
+  it("attached to a started experience's rule, it decides which shop visitors get the experience", async () => {
+    const created = await admin<ExperienceDetail>("POST", "/api/experiences", {
+      name: "Spring offer on phones",
+      kind: "personalization",
+      pages: [{ domain: DEMO_DOMAIN, page_path: taxPage.page_path, page_match: "exact_match" }],
+      rules: [
+        {
+          audience_id: audienceId,
+          behaviour: {
+            name: "Spring offer",
+            traffic_allocation: 1,
+            variations: [
+              {
+                name: "Offer line",
+                weight: 1,
+                configs: [
+                  {
+                    config_customer_id: "spring_offer_tax_line",
+                    config_id: "cfg_spring_offer_tax_line",
+                    variation_data_type: "HTML_ELEMENT",
+                    variation: { innerHTML: SPRING_TEXT },
+                    properties: { page_path: taxPage.page_path, page_match: "exact_match", element_path: "#product-tax", domain: DEMO_DOMAIN },
+                  },
+                ],
+              },
+            ],
+          },
+        },
+      ],
+    });
+    expect(created.rules[0]!.audience_id).toBe(audienceId);
+    await admin("POST", `/api/experiences/${created.id}/status`, { status: "running" });
+
+    const matching = await shopVisit(IPHONE_UA, "?utm_campaign=spring");
+    expect(matching.tax).toBe(SPRING_TEXT);
+    expect(Object.values(matching.configs.configs).some((c) => c.config_id === "cfg_spring_offer_tax_line")).toBe(true);
+
+    const desktop = await shopVisit(DESKTOP_UA, "?utm_campaign=spring");
+    expect(desktop.tax).not.toBe(SPRING_TEXT);
+    expect(Object.values(desktop.configs.configs).some((c) => c.config_id === "cfg_spring_offer_tax_line")).toBe(false);
+
+    const noCampaign = await shopVisit(IPHONE_UA, "");
+    expect(noCampaign.tax).not.toBe(SPRING_TEXT);
+
+    // Changing the audience in the dashboard changes who gets it, on the next visit.
+    await page.getByLabel("Value of rule 2 (comma-separated)").fill("autumn");
+    await page.getByRole("button", { name: "Save audience" }).click();
+    await eventually(
+      () => JSON.stringify((stack.store.getAudience(ACCOUNT_ID, audienceId) as Audience).condition).includes("autumn"),
+      10_000,
+      "the saved audience",
+    );
+    expect((await shopVisit(IPHONE_UA, "?utm_campaign=spring")).tax).not.toBe(SPRING_TEXT);
+    expect((await shopVisit(IPHONE_UA, "?utm_campaign=autumn")).tax).toBe(SPRING_TEXT);
+  });
+
+  it("cannot be deleted while a rule uses it: the service's 409 is shown", async () => {
+    await page.getByRole("button", { name: "Delete…" }).click();
+    await page.getByRole("button", { name: "Yes, delete" }).click();
+    await expect.poll(() => page.getByRole("alert").filter({ hasText: "Could not delete" }).innerText()).toContain("Spring offer on phones");
+    expect(stack.store.getAudience(ACCOUNT_ID, audienceId)).not.toBeNull();
+  });
+
+  it("works at 390 px", async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.reload();
+    await page.getByLabel("Attribute of rule 1").waitFor();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await screenshot("audiences-editor-390");
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+});
