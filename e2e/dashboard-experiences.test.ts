@@ -241,6 +241,36 @@ describe("experiences in the dashboard", () => {
     await context.close();
   });
 
+  it("duplicates, archives and restores from the list", async () => {
+    const { context, page, errors } = await dashboard();
+    await signInToDashboard(page, stack);
+    const row = (name: string) => page.getByTestId("experience-row").filter({ has: page.getByRole("link", { name, exact: true }) });
+    await row("UK tax line: VAT and delivery").getByRole("button", { name: "Duplicate UK tax line: VAT and delivery" }).click();
+    await page.waitForURL(/\/experiences\/exp_/);
+    const copyId = currentExperienceId(page);
+    expect(await page.getByLabel("Name", { exact: true }).inputValue()).toBe("Copy of UK tax line: VAT and delivery");
+    const copy = stack.store.getExperience(ACCOUNT_ID, copyId)!;
+    const original = stack.store.getExperience(ACCOUNT_ID, "exp_uk_tax_line")!;
+    expect(copy.status).toBe("draft");
+    expect(copy.rules[0]!.behaviour.variations[0]!.configs).toEqual(original.rules[0]!.behaviour.variations[0]!.configs);
+    expect(copy.rules[0]!.behaviour.variations[0]!.id).not.toBe(original.rules[0]!.behaviour.variations[0]!.id);
+
+    await page.getByRole("link", { name: "All experiences" }).click();
+    const copyRow = row("Copy of UK tax line: VAT and delivery");
+    await copyRow.getByRole("button", { name: /^Archive / }).click();
+    await expect.poll(() => copyRow.getByTestId("status-badge").getAttribute("data-status")).toBe("archived");
+    expect(stack.store.getExperience(ACCOUNT_ID, copyId)!.status).toBe("archived");
+    await copyRow.getByRole("button", { name: /^Restore / }).click();
+    await expect.poll(() => copyRow.getByTestId("status-badge").getAttribute("data-status")).toBe("draft");
+    // A draft without pages cannot start: the service's reason is shown in the row.
+    stack.store.saveExperience({ ...stack.store.getExperience(ACCOUNT_ID, copyId)!, pages: [] });
+    await page.reload();
+    await copyRow.getByRole("button", { name: /^Start / }).click();
+    await expect.poll(() => copyRow.getByRole("alert").innerText()).toContain("It targets no page");
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it("lets a viewer read everything and change nothing, in the UI and through the API", async () => {
     const { context, page, errors } = await dashboard();
     await signInToDashboard(page, stack, VIEWER);

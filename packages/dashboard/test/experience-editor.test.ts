@@ -1,11 +1,12 @@
 // The experience editor's model without a browser: stored experiences open in the form and save
-// back unchanged, everything the form produces is accepted by the service's JSON Schema, the
-// validation messages sit at the right inputs, and preview links carry what the script reads.
-import { describe, expect, it } from "vitest";
-import Ajv from "ajv";
+// back unchanged, everything the form produces is accepted by the real service (its JSON Schemas
+// and checks, on SQLite), the validation messages sit at the right inputs, and preview links
+// carry what the script reads.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ConfigDefinition, ExperienceDetail, ExperienceInput } from "@storefit/contract";
-import { experienceBody } from "../../server/src/schemas/admin.js";
 import { demoExperiences } from "../../server/src/seed/demo.js";
+import { call, makeApp, signIn } from "../../server/test/helpers.js";
+import type { Auth, TestApp } from "../../server/test/helpers.js";
 import { parseUrlParams } from "../../sdk/src/core/params.js";
 import {
   configFromForm,
@@ -22,12 +23,20 @@ import {
 import type { ConfigForm, ExperienceForm } from "../src/pages/experience-editor/model.js";
 import { defaultPreviewPage, matchTargets, previewUrl } from "../src/pages/experience-editor/preview.js";
 
-const ajv = new Ajv({ strict: false, allErrors: true });
-const validBody = ajv.compile(experienceBody);
+let service: TestApp;
+let auth: Auth;
+beforeAll(async () => {
+  service = await makeApp();
+  auth = await signIn(service.app);
+});
+afterAll(async () => {
+  await service?.close();
+});
 
-function expectAccepted(input: unknown) {
-  const ok = validBody(input);
-  expect(ok ? [] : validBody.errors).toEqual([]);
+/** POSTs the input as a new experience: the service answers 201 only for a valid shape. */
+async function expectAccepted(input: unknown) {
+  const res = await call(service.app, auth, "POST", "/api/experiences", input);
+  expect(res.statusCode === 201 ? 201 : res.body).toBe(201);
 }
 
 const detailOf = (e: ReturnType<typeof demoExperiences>[number]): ExperienceDetail => ({
@@ -73,7 +82,7 @@ const withConfig = (c: ConfigForm): ExperienceForm => {
 };
 
 describe("stored experiences in the form", () => {
-  it.each(demoExperiences().map((e) => [e.name, e] as const))("%s opens in the form and saves back unchanged", (_name, e) => {
+  it.each(demoExperiences().map((e) => [e.name, e] as const))("%s opens in the form and saves back unchanged", async (_name, e) => {
     const detail = detailOf(e);
     const form = experienceToForm(detail);
     for (const r of form.rules) for (const v of r.behaviour.variations) for (const c of v.configs) expect(c.mode).toBe("form");
@@ -84,7 +93,7 @@ describe("stored experiences in the form", () => {
     expect(input.rules.flatMap((r) => r.behaviour.variations.map((v) => v.id))).toEqual(
       detail.rules.flatMap((r) => r.behaviour.variations.map((v) => v.id)),
     );
-    expectAccepted(input);
+    await expectAccepted(input);
   });
 
   it("saves an experience of plain element changes back exactly", () => {
@@ -100,7 +109,7 @@ describe("stored experiences in the form", () => {
     expect(sameMeaning({ src: "/a" }, { src: "/b" })).toBe(false);
   });
 
-  it("shows every field a config can hold in the form, and saves it back", () => {
+  it("shows every field a config can hold in the form, and saves it back", async () => {
     const config: ConfigDefinition = {
       config_customer_id: "hero",
       config_id: "cfg_hero",
@@ -167,7 +176,7 @@ describe("stored experiences in the form", () => {
     expect(form.meta.template.trigger).toBe("on_scroll");
     const back = configFromForm(form);
     expect(back).toEqual({ ok: true, value: config });
-    expectAccepted(saved(withConfig(form)));
+    await expectAccepted(saved(withConfig(form)));
   });
 
   it.each<[string, ConfigDefinition["variation_data_type"], unknown]>([
@@ -179,12 +188,12 @@ describe("stored experiences in the form", () => {
     ["text list", "LIST", ["a", "b c"]],
     ["number list", "LIST", [1, 2.5]],
     ["JSON", "JSON", { a: [1, { b: null }] }],
-  ])("edits a %s value in the form", (_what, type, variation) => {
+  ])("edits a %s value in the form", async (_what, type, variation) => {
     const config = { config_customer_id: "k", config_id: "k", variation_data_type: type, variation } as ConfigDefinition;
     const form = configToForm(config);
     expect(form.mode).toBe("form");
     expect(configFromForm(form)).toEqual({ ok: true, value: config });
-    expectAccepted(saved(withConfig(form)));
+    await expectAccepted(saved(withConfig(form)));
   });
 
   it("opens a config with fields the form cannot show as JSON, and saves it unchanged", () => {
@@ -218,9 +227,9 @@ describe("validation before saving", () => {
     return validateExperience(f);
   };
 
-  it("accepts a filled-in new experience, and the service's schema accepts what it saves", () => {
+  it("accepts a filled-in new experience, and the service's schema accepts what it saves", async () => {
     expect(problemsOf(() => {})).toEqual([]);
-    expectAccepted(saved(validNew()));
+    await expectAccepted(saved(validNew()));
   });
 
   it.each<[string, (f: ExperienceForm) => void, string, RegExp]>([
@@ -313,7 +322,7 @@ describe("preview links and the URL tester", () => {
 });
 
 describe("duplicate", () => {
-  it("copies an experience with a new name and no ids, so the service assigns fresh ones", () => {
+  it("copies an experience with a new name and no ids, so the service assigns fresh ones", async () => {
     const detail = detailOf(demoExperiences()[0]!);
     const copy = duplicateInput(detail);
     expect(copy.name).toBe(`Copy of ${detail.name}`);
@@ -322,6 +331,6 @@ describe("duplicate", () => {
     expect(copy.rules[0]!.behaviour.variations.map((v) => "id" in v)).toEqual([false, false]);
     expect(copy.goals?.every((g) => !("id" in g))).toBe(true);
     expect(copy.rules[0]!.behaviour.variations[1]!.configs).toEqual(detail.rules[0]!.behaviour.variations[1]!.configs);
-    expectAccepted(copy);
+    await expectAccepted(copy);
   });
 });

@@ -75,13 +75,15 @@ export function TargetingSection({ mainDomain, domains }: { mainDomain: string |
       </datalist>
       {pages.fields.length === 0 ? <p className="muted">No pages yet: an experience needs one to start.</p> : null}
       {pages.fields.map((field, i) => (
-        <div className="ed-row ed-item" key={field.id} data-testid="page-target">
-          <SelectField name={`pages.${i}.page_match`} label="Match" options={PAGE_MATCH_OPTIONS} />
-          <TextField name={`pages.${i}.page_path`} label="Page path or pattern" mono placeholder="/products/gentle-baby-wash" />
-          <TextField name={`pages.${i}.domain`} label="Domain" mono list={listId} hint={mainDomain ? `Empty: ${mainDomain}` : undefined} />
-          <button type="button" className="button button--secondary button--small ed-row__end" onClick={() => pages.remove(i)} aria-label={`Remove page ${i + 1}`}>
-            Remove page
-          </button>
+        <div className="ed-item" key={field.id} data-testid="page-target">
+          <div className="ed-row">
+            <SelectField name={`pages.${i}.page_match`} label="Match" options={PAGE_MATCH_OPTIONS} />
+            <TextField name={`pages.${i}.page_path`} label="Page path or pattern" mono placeholder="/products/gentle-baby-wash" className="ed-grow" />
+            <TextField name={`pages.${i}.domain`} label="Domain" mono list={listId} hint={mainDomain ? `Empty: ${mainDomain}` : undefined} />
+            <button type="button" className="button button--secondary button--small ed-row__end" onClick={() => pages.remove(i)} aria-label={`Remove page ${i + 1}`}>
+              Remove page
+            </button>
+          </div>
         </div>
       ))}
       <button

@@ -18,7 +18,7 @@ function PagesCell({ pages }: { pages: ExperienceSummary["pages"] }) {
   const shown = pages.slice(0, PAGES_SHOWN);
   const rest = pages.length - shown.length;
   return (
-    <ul className="page-list">
+    <ul className="page-list exp-pages">
       {shown.map((page) => (
         <li key={`${page.domain}|${page.page_path}|${page.page_match}`}>
           <span className="page-list__path">
@@ -40,26 +40,32 @@ const columns = (canEdit: boolean): readonly Column<ExperienceSummary>[] => [
     key: "name",
     header: "Name",
     cell: (e) => (
-      <Link className="cell-strong exp-name" to={paths.experience(e.id)}>
-        {e.name}
-      </Link>
+      <div className="exp-name-cell">
+        <Link className="cell-strong exp-name" to={paths.experience(e.id)}>
+          {e.name}
+        </Link>
+        <span className="muted exp-updated">
+          Updated{" "}
+          <time dateTime={e.updated_at} title={e.updated_at}>
+            {formatDateTime(e.updated_at)}
+          </time>
+        </span>
+      </div>
     ),
   },
-  { key: "kind", header: "Kind", cell: (e) => EXPERIENCE_KIND_LABELS[e.kind] ?? e.kind },
-  { key: "status", header: "Status", cell: (e) => <StatusBadge status={e.status} /> },
-  { key: "pages", header: "Pages", cell: (e) => <PagesCell pages={e.pages} /> },
-  { key: "traffic", header: "Traffic", cell: (e) => <TrafficCell experienceId={e.id} /> },
-  { key: "variations", header: "Variations", cell: (e) => e.variation_count, className: "numeric" },
-  { key: "result", header: "Headline result", cell: (e) => <HeadlineResult experienceId={e.id} /> },
   {
-    key: "updated",
-    header: "Updated",
+    key: "status",
+    header: "Status · kind",
     cell: (e) => (
-      <time dateTime={e.updated_at} title={e.updated_at}>
-        {formatDateTime(e.updated_at)}
-      </time>
+      <div className="exp-status-cell">
+        <StatusBadge status={e.status} />
+        <span data-testid="experience-kind">{EXPERIENCE_KIND_LABELS[e.kind] ?? e.kind}</span>
+      </div>
     ),
   },
+  { key: "pages", header: "Pages", cell: (e) => <PagesCell pages={e.pages} /> },
+  { key: "traffic", header: "Traffic · split", cell: (e) => <TrafficCell experienceId={e.id} /> },
+  { key: "result", header: "Headline result", cell: (e) => <HeadlineResult experienceId={e.id} /> },
   { key: "actions", header: "Actions", cell: (e) => <ExperienceActions experience={e} canEdit={canEdit} /> },
 ];
 

@@ -3,7 +3,7 @@ import { useExperience } from "../../api/experiences";
 const percent = (share: number) => `${Math.round(share * 1000) / 10}%`;
 
 /**
- * Traffic of each rule and the split of its variations ("100% · 50/50"). The list answer has no
+ * Traffic of each rule and the split of its variations ("100% · 50/50"), one line per rule. The list answer has no
  * traffic, so each row reads its experience (cached, and the editor reuses it).
  */
 export function TrafficCell({ experienceId }: { experienceId: string }) {
