@@ -296,7 +296,7 @@ describe("results screen", () => {
     expect(await section.getByRole("columnheader", { name: "p-value (Holm-adjusted)" }).count()).toBe(1);
     expect(await treatmentRow.getByTestId("certainty").innerText()).toMatch(/^< 0\.001\s*Significant$/);
 
-    await page.getByTestId("results-chart").locator("path.recharts-line-curve").first().waitFor();
+    await page.getByTestId("results-chart").locator("path.recharts-line-curve").first().waitFor({ state: "attached" });
     await page.screenshot({ path: join(SCREENSHOTS, "results.png"), fullPage: true });
     expect(errors).toEqual([]);
     await context.close();
@@ -407,7 +407,8 @@ describe("results screen", () => {
     expect(rows[0]).toMatch(/^Blue button\s+240 \(60\.0%\)\s+200 \(50\.0%\)$/);
     expect(rows[1]).toMatch(/^Green button\s+160 \(40\.0%\)\s+200 \(50\.0%\)$/);
     expect(await page.getByTestId("srm-ok").count()).toBe(0);
-    await warning.scrollIntoViewIfNeeded();
+    expect(await warning.innerText()).toContain("(p < 0.001)");
+    await page.getByTestId("results-chart").locator("path.recharts-line-curve").first().waitFor({ state: "attached" });
     await page.screenshot({ path: join(SCREENSHOTS, "results-srm.png"), fullPage: true });
     expect(errors).toEqual([]);
     await context.close();
@@ -418,7 +419,7 @@ describe("results screen", () => {
     await page.setViewportSize({ width: 390, height: 844 });
     const row = variationRow(page, "goal_add_to_cart", PRICE.treatment);
     await row.waitFor({ timeout: 15_000 });
-    await page.getByTestId("results-chart").locator("path.recharts-line-curve").first().waitFor();
+    await page.getByTestId("results-chart").locator("path.recharts-line-curve").first().waitFor({ state: "attached" });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     // Each cell carries its column name on a phone.
     expect(await row.locator('td[data-label="Visitors"]').isVisible()).toBe(true);

@@ -4,6 +4,7 @@ import {
   formatInterval,
   formatLift,
   formatMetricValue,
+  formatPStatement,
   formatPValue,
   formatPercent,
 } from "../src/pages/results/format";
@@ -34,6 +35,8 @@ describe("results formats", () => {
     expect(formatPValue(0.0004)).toBe("< 0.001");
     expect(formatPValue(1)).toBe("1.000");
     expect(formatPValue(Number.NaN)).toBe("—");
+    expect(formatPStatement(0.04567)).toBe("p = 0.046");
+    expect(formatPStatement(0.00001)).toBe("p < 0.001");
   });
 });
 

@@ -1,7 +1,7 @@
 // The experiences list's "headline result" cell: the primary goal's best variation, its lift and
 // how sure we are. Props are kept stable: the list renders <HeadlineResult experienceId={id} />.
 import { useExperienceResults } from "../../api/results";
-import { formatCount, formatLift, formatPValue, formatPercent } from "./format";
+import { formatCount, formatLift, formatPStatement, formatPercent } from "./format";
 import { pickHeadline } from "./headline";
 import "./results.css";
 
@@ -41,7 +41,7 @@ export function HeadlineResult({ experienceId }: { experienceId: string }) {
     headline.chanceToWin !== undefined
       ? `${formatPercent(headline.chanceToWin)} chance to win`
       : headline.pValue !== undefined
-        ? `p ${formatPValue(headline.pValue)}`
+        ? formatPStatement(headline.pValue)
         : null;
   const tone = headline.significant ? (headline.effect >= 0 ? "up" : "down") : "neutral";
 

@@ -2,7 +2,7 @@
 import { Suspense, lazy } from "react";
 import type { ExperienceResults, RuleDefinition, RuleResults } from "@storefit/contract";
 import { LoadingState } from "../../components/StatusMessage";
-import { METRIC_LABELS } from "./format";
+import { METRIC_LABELS, formatPStatement } from "./format";
 import { MetricTable, variationLabel } from "./MetricTable";
 import { SrmWarning } from "./SrmWarning";
 
@@ -40,8 +40,7 @@ export function RuleResultsSection({
         <SrmWarning srm={rule.srm} variationNames={srmNames} />
       ) : (
         <p className="srm-ok" data-testid="srm-ok">
-          Traffic split matches the weights (sample-ratio check p ={" "}
-          {rule.srm.p_value >= 0.001 ? rule.srm.p_value.toFixed(3) : "< 0.001"}).
+          Traffic split matches the weights (sample-ratio check, {formatPStatement(rule.srm.p_value)}).
         </p>
       )}
       {rule.metrics.length === 0 ? (

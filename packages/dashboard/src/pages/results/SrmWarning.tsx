@@ -2,7 +2,7 @@
 // ask for, more than chance explains. Every other number of the rule is then suspect, so the
 // warning says so plainly, shows the counts, and lists what usually causes it.
 import type { RuleResults } from "@storefit/contract";
-import { formatCount, formatPValue, formatPercent } from "./format";
+import { formatCount, formatPStatement, formatPercent } from "./format";
 
 export function SrmWarning({
   srm,
@@ -20,8 +20,7 @@ export function SrmWarning({
         Sample ratio mismatch: the traffic split does not match the variation weights
       </p>
       <p>
-        Visitors were not divided the way the weights say, by more than chance explains (p ={" "}
-        {formatPValue(srm.p_value)}). Something is losing or adding visitors in some variations, so
+        Visitors were not divided the way the weights say, by more than chance explains ({formatPStatement(srm.p_value)}). Something is losing or adding visitors in some variations, so
         the results below may be biased: do not act on them until the cause is found.
       </p>
       <table className="srm-warning__table">

@@ -68,6 +68,12 @@ export function formatPValue(value: number): string {
   return value.toFixed(3);
 }
 
+/** "p = 0.046", "p < 0.001": a p-value inside a sentence. */
+export function formatPStatement(value: number): string {
+  const text = formatPValue(value);
+  return text.startsWith("<") ? `p ${text}` : `p = ${text}`;
+}
+
 export const METRIC_LABELS: Record<MetricKind, string> = {
   conversion_rate: "Conversion rate",
   revenue_per_visitor: "Revenue per visitor",
