@@ -37,7 +37,7 @@ function PageRows({ form, name, noun, canEdit, defaultDomain }: { form: UseFormR
   return (
     <ListRows
       noun={noun}
-      count={rows.fields.length}
+      keys={rows.fields.map((f) => f.id)}
       canEdit={canEdit}
       empty={`No ${noun}s.`}
       onAdd={() => rows.append({ domain: defaultDomain, page_path: "" })}

@@ -43,7 +43,7 @@ export function PagesSection({ account, canEdit }: SectionProps) {
     >
       <ListRows
         noun="page"
-        count={rows.fields.length}
+        keys={rows.fields.map((f) => f.id)}
         canEdit={canEdit}
         empty="No configured pages."
         onAdd={() => rows.append({ domain: account.settings.domain, page_path: "/", page_match: "exact_match", element_path: "", element_hint: "", config_id: "" })}

@@ -49,7 +49,7 @@ export function RevenueSection({ account, canEdit }: SectionProps) {
     >
       <ListRows
         noun="revenue rule"
-        count={rows.fields.length}
+        keys={rows.fields.map((f) => f.id)}
         canEdit={canEdit}
         empty="No revenue rules."
         onAdd={() => rows.append({ domain: account.settings.domain, path_check_type: "starts_with", pattern_value: "", revenue_event_customer_id: "", revenue_amount: 0 })}
@@ -110,7 +110,7 @@ export function EventMergeSection({ account, canEdit }: SectionProps) {
     >
       <ListRows
         noun="merge rule"
-        count={rows.fields.length}
+        keys={rows.fields.map((f) => f.id)}
         canEdit={canEdit}
         empty="No event-merge rules."
         onAdd={() => rows.append({ domain: "", path_check_type: "starts_with", pattern_value: "", final_path: "" })}

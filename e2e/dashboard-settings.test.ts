@@ -1,0 +1,246 @@
+// Account settings, team and secret keys in the dashboard, against the real service: edits are
+// checked before they are sent, each section sends only its own fields, they persist across a
+// reload and reach the generated snippet's settings global; a viewer added here signs in and can
+// change nothing (UI and API); a new secret key is shown once, works, and stops when revoked.
+
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { SessionInfo, StorefitSettings } from "@storefit/contract";
+import { launchBrowser, newVisitor, signInToDashboard, startStack } from "./harness.js";
+import type { Stack } from "./harness.js";
+
+const ACCOUNT_ID = "acc_littlesprouts";
+const VIEWER = { email: "viewer@e2e.example", password: "viewer-password-1" };
+const SCREENSHOTS = new URL("../docs/screenshots/", import.meta.url).pathname;
+
+let stack: Stack;
+let browser: Browser;
+let owner: BrowserContext;
+let page: Page;
+const patches: Record<string, unknown>[] = [];
+
+beforeAll(async () => {
+  [stack, browser] = await Promise.all([startStack(), launchBrowser()]);
+  owner = await newVisitor(browser);
+  page = await owner.newPage();
+  page.on("request", (r) => {
+    if (r.method() === "PATCH" && new URL(r.url()).pathname === "/api/account") patches.push(JSON.parse(r.postData() ?? "null") as Record<string, unknown>);
+  });
+  await signInToDashboard(page, stack);
+});
+afterAll(async () => {
+  await browser?.close();
+  await stack?.close();
+});
+
+async function screenshot(p: Page, name: string) {
+  await p.evaluate(() => window.scrollTo(0, 0));
+  await p.screenshot({ path: `${SCREENSHOTS}${name}.png`, fullPage: true });
+}
+
+/** The settings global of the snippet shops load. */
+async function snippetSettings(): Promise<StorefitSettings> {
+  const res = await fetch(`${stack.apiUrl}/v1/accounts/ck_demo_littlesprouts/snippet.js`);
+  expect(res.status).toBe(200);
+  const text = await res.text();
+  const m = /^window\.storefitSettings=(.*?);\n/s.exec(text);
+  expect(m, "the snippet starts with the settings global").not.toBeNull();
+  return JSON.parse(m![1]!) as StorefitSettings;
+}
+
+const section = (id: string) => page.getByTestId(`settings-${id}`);
+
+describe("account settings", () => {
+  it("edits persist across a reload and reach the snippet; each section sends only its own fields", async () => {
+    await page.getByRole("link", { name: "Settings" }).click();
+    await page.getByLabel("Main domain").waitFor();
+    await page.setViewportSize({ width: 1280, height: 1500 });
+    await page.screenshot({ path: `${SCREENSHOTS}settings.png` });
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    await page.getByLabel("Single-page-app mode").check();
+    await page.getByLabel("Error reporting").check();
+    await section("flags").getByRole("button", { name: "Save script flags" }).click();
+    await expect.poll(() => section("flags").getByRole("status").innerText()).toBe("Saved.");
+    expect(Object.keys(patches.at(-1)!.settings as object).sort()).toEqual(
+      [
+        "account_enabled", "auto_url_change_detection", "error_reporting", "event_analyzer", "intelligent_code", "outbound_only",
+        "page_update", "personalize_after_timeout", "personalized_users_limit_exceeded", "sdk_powered_off", "shop_platform_integration",
+        "skip", "spa_mode", "subscription_expired",
+      ].sort(),
+    );
+
+    await page.getByLabel("Service time-out (ms)").fill("3000");
+    await section("timeouts").getByRole("button", { name: "Save time-outs" }).click();
+    await expect.poll(() => section("timeouts").getByRole("status").innerText()).toBe("Saved.");
+
+    const subdomains = page.getByLabel("Other domains and subdomains");
+    await subdomains.fill(`${await subdomains.inputValue()}\n*.littlesprouts-eu.localhost`);
+    await section("general").getByRole("button", { name: "Save shop and domains" }).click();
+    await expect.poll(() => section("general").getByRole("status").innerText()).toBe("Saved.");
+
+    await page.getByLabel("Page blacklist").fill("^/checkout\n/account/");
+    await section("blacklists").getByRole("button", { name: "Save blacklists" }).click();
+    await expect.poll(() => section("blacklists").getByRole("status").innerText()).toBe("Saved.");
+
+    await section("revenue").getByRole("button", { name: "Add revenue rule" }).click();
+    await section("revenue").getByLabel("Path").selectOption("starts_with");
+    await section("revenue").getByLabel("Pattern").fill("/thank-you");
+    await section("revenue").getByLabel("Revenue event name").fill("order_placed");
+    await section("revenue").getByLabel("Amount").fill("25");
+    await section("revenue").getByRole("button", { name: "Save revenue rules" }).click();
+    await expect.poll(() => section("revenue").getByRole("status").innerText()).toBe("Saved.");
+
+    // Two goal pages, then the first removed: the second keeps its own values.
+    const goals = section("active-pages");
+    await goals.getByRole("button", { name: "Add goal page" }).click();
+    await goals.getByRole("button", { name: "Add goal page" }).click();
+    await goals.getByLabel("Page path").nth(0).fill("/cart");
+    await goals.getByLabel("Page path").nth(1).fill("/thank-you");
+    await goals.getByRole("button", { name: "Remove goal page 1" }).click();
+    expect(await goals.getByLabel("Page path").inputValue()).toBe("/thank-you");
+    await goals.getByRole("button", { name: "Save goal and rule pages" }).click();
+    await expect.poll(() => goals.getByRole("status").innerText()).toBe("Saved.");
+
+    // The demo's 30 page configurations start folded.
+    const pagesSection = section("pages");
+    expect(await pagesSection.getByTestId("settings-row").count()).toBe(0);
+    await pagesSection.getByText("Show all 30 pages").click();
+    expect(await pagesSection.getByTestId("settings-row").count()).toBe(30);
+
+    await page.reload();
+    await page.getByLabel("Main domain").waitFor();
+    expect(await page.getByLabel("Single-page-app mode").isChecked()).toBe(true);
+    expect(await page.getByLabel("Service time-out (ms)").inputValue()).toBe("3000");
+    expect(await page.getByLabel("Other domains and subdomains").inputValue()).toContain("*.littlesprouts-eu.localhost");
+    expect(await section("revenue").getByLabel("Pattern").inputValue()).toBe("/thank-you");
+
+    const settings = await snippetSettings();
+    expect(settings).toMatchObject({
+      spa_mode: true,
+      error_reporting: true,
+      sdk_timeout_ms: 3000,
+      page_blacklist: ["^/checkout", "/account/"],
+      goal_pages: [{ domain: "littlesprouts.localhost", page_path: "/thank-you" }],
+      revenue_pages: [
+        { domain: "littlesprouts.localhost", path_check_type: "starts_with", pattern_value: "/thank-you", revenue_event_customer_id: "order_placed", revenue_amount: 25 },
+      ],
+    });
+    expect(settings.subdomains).toContain("*.littlesprouts-eu.localhost");
+  });
+
+  it("checks fields before sending: a bad domain, a bad pattern and a bad time-out are shown and nothing is sent", async () => {
+    const before = patches.length;
+    await page.getByLabel("Main domain").fill("https://shop.example/path");
+    await section("general").getByRole("button", { name: "Save shop and domains" }).click();
+    await expect.poll(() => section("general").getByText("is not a host name").count()).toBe(1);
+
+    await page.getByLabel("Referrer blacklist").fill("spam(");
+    await section("blacklists").getByRole("button", { name: "Save blacklists" }).click();
+    await expect.poll(() => section("blacklists").getByText("Not a valid regular expression").count()).toBe(1);
+
+    await page.getByLabel("Track queue size (events)").fill("2");
+    await section("timeouts").getByRole("button", { name: "Save time-outs" }).click();
+    await expect.poll(() => section("timeouts").getByText("Between 5 and 500.").count()).toBe(1);
+
+    expect(patches.length).toBe(before);
+    expect(stack.store.getAccount(ACCOUNT_ID)!.settings.domain).toBe("littlesprouts.localhost");
+    await page.reload();
+    await page.getByLabel("Main domain").waitFor();
+  });
+
+  it("adds a viewer (and shows the service's refusal of a taken email)", async () => {
+    await page.getByLabel("Email", { exact: true }).fill("owner@e2e.example");
+    await page.getByLabel("Password", { exact: true }).fill("some-password-1");
+    await page.getByRole("button", { name: "Add member" }).click();
+    await expect.poll(() => page.getByRole("alert").filter({ hasText: "Could not add the member" }).innerText()).toContain(
+      "An operator with this email exists",
+    );
+
+    await page.getByLabel("Email", { exact: true }).fill(VIEWER.email);
+    await page.getByLabel("Password", { exact: true }).fill(VIEWER.password);
+    await page.getByLabel("Role", { exact: true }).selectOption("viewer");
+    await page.getByRole("button", { name: "Add member" }).click();
+    await expect.poll(() => page.getByTestId("member-row").filter({ hasText: VIEWER.email }).count()).toBe(1);
+    expect(stack.store.getOperatorByEmail(VIEWER.email)).toMatchObject({ account_id: ACCOUNT_ID, role: "viewer" });
+  });
+
+  it("a viewer signs in and can change nothing, in the UI and through the API", async () => {
+    const context = await newVisitor(browser);
+    const viewer = await context.newPage();
+    await signInToDashboard(viewer, stack, VIEWER);
+
+    await viewer.getByRole("link", { name: "Settings" }).click();
+    await viewer.getByTestId("read-only-notice").waitFor();
+    expect(await viewer.getByRole("button", { name: /^Save/ }).count()).toBe(0);
+    expect(await viewer.getByLabel("Single-page-app mode").isDisabled()).toBe(true);
+    expect(await viewer.getByLabel("Main domain").isDisabled()).toBe(true);
+    expect(await viewer.getByRole("button", { name: /^Add / }).count()).toBe(0);
+    expect(await viewer.getByRole("heading", { name: "Team members" }).count()).toBe(0);
+    expect(await viewer.getByRole("heading", { name: "Secret keys" }).count()).toBe(0);
+    await screenshot(viewer, "settings-viewer");
+
+    await viewer.getByRole("link", { name: "Audiences" }).click();
+    await viewer.getByTestId("audience-row").first().waitFor();
+    expect(await viewer.getByRole("link", { name: "New audience" }).count()).toBe(0);
+    await viewer.getByRole("link", { name: "First-time visitors" }).click();
+    await viewer.getByLabel("Name", { exact: true }).waitFor();
+    expect(await viewer.getByLabel("Name", { exact: true }).isDisabled()).toBe(true);
+    expect(await viewer.getByTestId("condition-json").isDisabled()).toBe(true);
+    expect(await viewer.getByRole("button", { name: "Save audience" }).count()).toBe(0);
+    expect(await viewer.getByRole("button", { name: "Delete…" }).count()).toBe(0);
+    // The tester changes nothing, so a viewer may use it.
+    await viewer.getByRole("button", { name: "Test this visitor" }).click();
+    await expect.poll(() => viewer.getByTestId("tester-verdict").innerText()).toContain("Match");
+
+    const session = (await (await viewer.request.get(`${stack.apiUrl}/api/session`)).json()) as SessionInfo;
+    expect(session.user.role).toBe("viewer");
+    const headers = { "x-csrf-token": session.csrf_token, "content-type": "application/json" };
+    const tries = [
+      viewer.request.patch(`${stack.apiUrl}/api/account`, { headers, data: JSON.stringify({ settings: { spa_mode: false } }) }),
+      viewer.request.post(`${stack.apiUrl}/api/audiences`, { headers, data: JSON.stringify({ name: "x", condition: {} }) }),
+      viewer.request.put(`${stack.apiUrl}/api/audiences/aud_first_time_visitors`, { headers, data: JSON.stringify({ name: "x", condition: {} }) }),
+      viewer.request.delete(`${stack.apiUrl}/api/audiences/aud_first_time_visitors`, { headers }),
+      viewer.request.post(`${stack.apiUrl}/api/account/members`, { headers, data: JSON.stringify({ email: "x@e2e.example", password: "0123456789", role: "owner" }) }),
+      viewer.request.post(`${stack.apiUrl}/api/account/keys`, { headers, data: JSON.stringify({ name: "x" }) }),
+    ];
+    for (const res of await Promise.all(tries)) expect(res.status(), res.url()).toBe(403);
+    expect(stack.store.getAccount(ACCOUNT_ID)!.settings.spa_mode).toBe(true);
+    expect(stack.store.getAudience(ACCOUNT_ID, "aud_first_time_visitors")!.name).toBe("First-time visitors");
+    await context.close();
+  });
+
+  it("shows a new secret key once; it works until revoked", async () => {
+    await page.getByLabel("Key name").fill("Order sync");
+    await page.getByRole("button", { name: "Create key" }).click();
+    const secret = await (await page.getByTestId("new-secret").elementHandle())!.innerText();
+    expect(secret).toMatch(/^sk_/);
+    const row = page.getByTestId("key-row").filter({ hasText: "Order sync" });
+    await expect.poll(() => row.innerText()).toContain(secret.slice(0, 9));
+    await screenshot(page, "settings-secret-key");
+
+    const withKey = () => fetch(`${stack.apiUrl}/api/account`, { headers: { authorization: `Bearer ${secret}` } });
+    expect((await withKey()).status).toBe(200);
+
+    await page.getByRole("button", { name: "I have stored it" }).click();
+    expect(await page.getByTestId("new-secret").count()).toBe(0);
+    await page.reload();
+    await row.waitFor();
+    expect(await page.content()).not.toContain(secret);
+
+    await page.getByRole("button", { name: "Revoke Order sync…" }).click();
+    await page.getByRole("button", { name: "Revoke Order sync", exact: true }).click();
+    await expect.poll(() => row.count()).toBe(0);
+    expect((await withKey()).status).toBe(401);
+  });
+
+  it("works at 390 px", async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.reload();
+    await page.getByLabel("Main domain").waitFor();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: `${SCREENSHOTS}settings-390.png` });
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+});
