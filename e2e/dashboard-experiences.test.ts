@@ -117,7 +117,9 @@ describe("experiences in the dashboard", () => {
     const control = variations.nth(0);
     await control.getByRole("button", { name: /Add config/ }).click();
     await control.getByLabel("Element (CSS path)").fill("h1.product-title");
-    await control.getByText("Move, swap, edit HTML, duplicate").click();
+    // Sections open from the keyboard.
+    await control.locator("summary", { hasText: "Move, swap, edit HTML, duplicate" }).focus();
+    await page.keyboard.press("Enter");
     await control.getByLabel("This is the control: change nothing, count the exposure").check();
     const treatment = variations.nth(1);
     await treatment.getByRole("button", { name: /Add config/ }).click();
@@ -304,6 +306,15 @@ describe("experiences in the dashboard", () => {
     expect(statuses).toEqual([403, 403, 403]);
     expect(stack.store.getExperience(ACCOUNT_ID, "exp_price_message")!.status).toBe("running");
     expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("says so when an experience does not exist", async () => {
+    const { context, page } = await dashboard();
+    await signInToDashboard(page, stack);
+    await page.goto(`${stack.apiUrl}/experiences/exp_missing`);
+    const alert = page.getByRole("alert").filter({ hasText: "Could not load the experience" });
+    await expect.poll(() => alert.innerText(), { timeout: 10_000 }).toContain('No experience "exp_missing"');
     await context.close();
   });
 
