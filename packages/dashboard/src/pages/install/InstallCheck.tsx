@@ -71,7 +71,7 @@ export function InstallCheck() {
           </p>
         ) : null}
         <p className="install-check__text">
-          <Link to={paths.events}>Watch the live events</Link>
+          <Link to={paths.events}>Open the event stream</Link>
         </p>
       </>
     );
