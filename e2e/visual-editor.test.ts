@@ -53,7 +53,12 @@ async function api(request: APIRequestContext, method: "GET" | "POST" | "PUT", p
   return (await res.json()) as ExperienceDetail;
 }
 
-/** Creates an experience on the product page through the admin API; priority 100 outranks the seed's 10. */
+/**
+ * Creates an experience on the product page through the admin API. Experiences that change the
+ * same element exclude each other and the higher priority wins (decide.ts): the seed's price test
+ * has 10, and each running one here outranks those made before it.
+ */
+let priority = 100;
 async function createExperience(
   page: Page,
   name: string,
@@ -63,7 +68,7 @@ async function createExperience(
   const input: ExperienceInput = {
     name,
     kind: "ab_test",
-    priority: 100,
+    priority: ++priority,
     pages: [{ domain: DEMO_DOMAIN, page_path: product.page_path, page_match: "exact_match" }],
     rules: [
       {
@@ -179,6 +184,16 @@ describe("visual editor", () => {
     expect(new URL(page.url()).searchParams.get("variation")).toBe(b.id);
     await switcher.selectOption({ label: "Variation A" });
     await expect.poll(() => text(frame, "#product-price")).toBe("Price A");
+    // A reloaded page has a new bridge: the variation is previewed again.
+    await frame.goto(frame.url());
+    await expect.poll(() => text(frame, "#product-price")).toBe("Price A");
+
+    // A typed path is highlighted and counted before it is selected.
+    await page.getByLabel("CSS path", { exact: true }).fill(".product-perks li");
+    await expect.poll(() => page.getByTestId("match-count").innerText()).toBe("3 elements match the typed path");
+    await page.getByRole("button", { name: "Select", exact: true }).click();
+    await expect.poll(() => page.getByTestId("match-count").innerText()).toBe("<li> · 3 elements match");
+    expect(await page.getByText("This path matches 3 elements").count()).toBe(1);
 
     // Keyboard navigation: the panel's buttons and Alt+arrows drive the bridge's selection.
     await frame.locator("#product-price").click();

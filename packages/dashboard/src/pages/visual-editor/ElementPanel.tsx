@@ -197,7 +197,10 @@ export function ElementPanel({
             value={v.href_target?.href ?? ""}
             placeholder={selection.attributes.href}
             onChange={(href) =>
-              onEdit("href", (x) => ({ ...x, href_target: { ...x.href_target, href: href || undefined } }))
+              onEdit("href", (x) => ({
+                ...x,
+                href_target: { ...x.href_target, href: href || undefined },
+              }))
             }
           />
           <div className="ve-field">
@@ -230,7 +233,9 @@ export function ElementPanel({
               value={v.style?.[prop] ?? ""}
               placeholder={shown(
                 selection.styles[prop] ??
-                  (prop === "text-decoration" ? selection.styles["text-decoration-line"] : undefined),
+                  (prop === "text-decoration"
+                    ? selection.styles["text-decoration-line"]
+                    : undefined),
               )}
               onChange={(value) => onEdit(`style:${prop}`, setStyle(prop, value))}
             />
@@ -335,7 +340,10 @@ export function ElementPanel({
             onClick={() =>
               onEdit(
                 null,
-                setMeta("duplicate_actions", [...(m.duplicate_actions ?? []), { position: "below" }]),
+                setMeta("duplicate_actions", [
+                  ...(m.duplicate_actions ?? []),
+                  { position: "below" },
+                ]),
               )
             }
           >
@@ -366,7 +374,10 @@ export function ElementPanel({
               const kind = e.target.value as InsertKind;
               setInsertKind(kind);
               if (m.edit_elem_action)
-                onEdit(null, setMeta("edit_elem_action", { ...m.edit_elem_action, action_type: kind }));
+                onEdit(
+                  null,
+                  setMeta("edit_elem_action", { ...m.edit_elem_action, action_type: kind }),
+                );
             }}
           >
             {INSERT_KINDS.map(([value, label]) => (

@@ -96,7 +96,11 @@ export function PopupForm({
           />
         </div>
       ) : null}
-      <button type="submit" className="button button--secondary button--small" disabled={disabled || !html.trim()}>
+      <button
+        type="submit"
+        className="button button--secondary button--small"
+        disabled={disabled || !html.trim()}
+      >
         Insert popup
       </button>
     </form>

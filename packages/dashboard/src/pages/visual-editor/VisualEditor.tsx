@@ -141,6 +141,8 @@ export function VisualEditor({
   const [opened, setOpened] = useState<{ url: string; origin: string } | null>(null);
   const [location, setLocation] = useState<FrameLocation | null>(null);
   const [ready, setReady] = useState(false);
+  /** Counts the bridge's `ready`s: a reloaded page has a new bridge with nothing previewed. */
+  const [readyCount, setReadyCount] = useState(0);
   const [timedOut, setTimedOut] = useState(false);
   const [device, setDevice] = useState<EditorDevice>("desktop");
   const [selectMode, setSelectMode] = useState(true);
@@ -157,7 +159,9 @@ export function VisualEditor({
     (url: string) => {
       const origin = originOf(url);
       if (!origin || !locationOf(url)) {
-        setAddressError("Enter the full address of a shop page, starting with http:// or https://.");
+        setAddressError(
+          "Enter the full address of a shop page, starting with http:// or https://.",
+        );
         return;
       }
       if (!isShopOrigin(origin, domains)) {
@@ -201,6 +205,7 @@ export function VisualEditor({
     switch (m.type) {
       case "ready": {
         setReady(true);
+        setReadyCount((n) => n + 1);
         setTimedOut(false);
         const next = locationOf(m.url);
         const prev = locationRef.current;
@@ -249,10 +254,10 @@ export function VisualEditor({
   useEffect(() => {
     if (!ready) return;
     send({ type: "preview", configs: JSON.parse(shownKey) as typeof shown, device });
-  }, [ready, shownKey, device, send]);
+  }, [ready, readyCount, shownKey, device, send]);
   useEffect(() => {
     if (ready) send({ type: "select-mode", on: selectMode });
-  }, [ready, selectMode, send]);
+  }, [ready, readyCount, selectMode, send]);
 
   const edit = useCallback(
     (key: string | null, change: (c: ConfigDefinition[]) => ConfigDefinition[]) =>
@@ -344,7 +349,13 @@ export function VisualEditor({
       : undefined;
   const onThisPage = location ? configs.filter((c) => configOnPage(c, location)) : [];
   const offTarget = location && !pageTargeted(experience.pages, location);
-  const ids = { address: useId(), variation: useId(), path: useId(), scope: useId(), pages: useId() };
+  const ids = {
+    address: useId(),
+    variation: useId(),
+    path: useId(),
+    scope: useId(),
+    pages: useId(),
+  };
   const canUndo = !!history && history.past.length > 0;
   const canRedo = !!history && history.future.length > 0;
 
@@ -493,7 +504,10 @@ export function VisualEditor({
               </>
             ) : (
               <div className="ve-frame-empty">
-                <p>Choose a page of the shop to edit: one the experience targets, or any address on {domains.domain}.</p>
+                <p>
+                  Choose a page of the shop to edit: one the experience targets, or any address on{" "}
+                  {domains.domain}.
+                </p>
               </div>
             )}
           </div>
@@ -520,20 +534,33 @@ export function VisualEditor({
                   className="field__input ve-input mono"
                   value={pathText}
                   placeholder={hover?.path ?? "Click an element in the page"}
-                  onChange={(e) => setPathText(e.target.value)}
+                  onChange={(e) => {
+                    setPathText(e.target.value);
+                    // Highlight what the typed path matches, and count it (the bridge's `hover`).
+                    if (ready) send({ type: "hover-path", path: e.target.value.trim() || null });
+                  }}
+                  onBlur={() => ready && send({ type: "hover-path", path: null })}
                   data-testid="selected-path"
                 />
-                <button type="submit" className="button button--secondary button--small" disabled={!ready}>
+                <button
+                  type="submit"
+                  className="button button--secondary button--small"
+                  disabled={!ready}
+                >
                   Select
                 </button>
               </div>
             </form>
             <p className="ve-hint" data-testid="match-count" aria-live="polite">
-              {selection
-                ? `<${selection.tagName}> · ${selection.matchCount} ${selection.matchCount === 1 ? "element matches" : "elements match"}`
-                : hover
-                  ? `Pointer on ${hover.path}`
-                  : "Nothing selected"}
+              {pathText.trim() &&
+              pathText.trim() !== selection?.path &&
+              hover?.path === pathText.trim()
+                ? `${hover.matchCount} ${hover.matchCount === 1 ? "element matches" : "elements match"} the typed path`
+                : selection
+                  ? `<${selection.tagName}> · ${selection.matchCount} ${selection.matchCount === 1 ? "element matches" : "elements match"}`
+                  : hover
+                    ? `Pointer on ${hover.path}`
+                    : "Nothing selected"}
             </p>
             {selection && selection.matchCount > 1 ? (
               <p className="notice notice--warning">
@@ -554,7 +581,11 @@ export function VisualEditor({
                   disabled={!selection?.can[direction]}
                   onClick={() => navigate(direction)}
                   title={keys}
-                  aria-keyshortcuts={keys.replace("↑", "ArrowUp").replace("↓", "ArrowDown").replace("←", "ArrowLeft").replace("→", "ArrowRight")}
+                  aria-keyshortcuts={keys
+                    .replace("↑", "ArrowUp")
+                    .replace("↓", "ArrowDown")
+                    .replace("←", "ArrowLeft")
+                    .replace("→", "ArrowRight")}
                 >
                   {label}
                 </button>
@@ -585,8 +616,8 @@ export function VisualEditor({
             />
           ) : (
             <p className="ve-hint ve-panel__empty">
-              Click an element in the page to change it. Keys: Alt+arrows move the selection,
-              Ctrl+Z undoes, Ctrl+Shift+Z redoes.
+              Click an element in the page to change it. Keys: Alt+arrows move the selection, Ctrl+Z
+              undoes, Ctrl+Shift+Z redoes.
             </p>
           )}
 

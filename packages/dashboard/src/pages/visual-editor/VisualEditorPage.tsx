@@ -28,7 +28,9 @@ export function VisualEditorPage() {
     return (
       <div className="ve-state">
         <ErrorState
-          title={experience.isError ? "Could not load the experience" : "Could not load the account"}
+          title={
+            experience.isError ? "Could not load the experience" : "Could not load the account"
+          }
           error={error!}
           onRetry={() => {
             void experience.refetch();

@@ -217,7 +217,11 @@ export const DEFAULT_POPUP_HTML =
   "<p><strong>Welcome!</strong> Take 10% off your first order.</p></div>";
 
 /** A config that inserts a popup into the page (mirrored in properties, as Appendix A asks). */
-export function popupConfig(input: PopupInput, location: FrameLocation, scope: ChangeScope): ConfigDefinition {
+export function popupConfig(
+  input: PopupInput,
+  location: FrameLocation,
+  scope: ChangeScope,
+): ConfigDefinition {
   const id = newId("ve_popup");
   const settings: TemplateSettings = { config_selected: input.trigger };
   if (input.trigger === "timerbased") settings.delay = input.delay;
