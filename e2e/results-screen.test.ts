@@ -12,7 +12,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import type { ConfigsResponse, ExperienceDetail, ExperienceResults, SessionInfo } from "@storefit/contract";
 import { DEMO_CLIENT_KEY } from "../packages/server/src/seed/demo.js";
 import { DEMO_DOMAIN, DEMO_PAGES } from "../packages/server/src/seed/demo-pages.js";
-import { OWNER, launchBrowser, newVisitor, signInToDashboard, startStack } from "./harness.js";
+import { DESKTOP_UA, OWNER, launchBrowser, newVisitor, signInToDashboard, startStack } from "./harness.js";
 import type { Stack } from "./harness.js";
 
 const SCREENSHOTS = join(dirname(fileURLToPath(import.meta.url)), "..", "docs", "screenshots");
@@ -29,6 +29,8 @@ const SPLIT_VISITORS = { control: 240, treatment: 160 };
 let stack: Stack;
 let browser: Browser;
 let shopOrigin: string;
+/** The operator's signed-in cookies, shared by the tests: signing in is slow on purpose (scrypt). */
+let operatorState: Awaited<ReturnType<BrowserContext["storageState"]>>;
 /** What the price data set should show: visitors and add-to-cart conversions per variation. */
 const expected = new Map<string, { visitors: number; carts: number; orders: number; revenue: number }>();
 
@@ -194,6 +196,10 @@ beforeAll(async () => {
   shopOrigin = new URL(stack.shopUrl()).origin;
   await pricingDataSet();
   await unbalancedDataSet();
+  const context = await newVisitor(browser);
+  await signInToDashboard(await context.newPage(), stack);
+  operatorState = await context.storageState();
+  await context.close();
 }, 120_000);
 afterAll(async () => {
   await browser?.close();
@@ -202,12 +208,14 @@ afterAll(async () => {
 
 // ---- The screen ----
 
+const operatorContext = () =>
+  browser.newContext({ userAgent: DESKTOP_UA, viewport: { width: 1280, height: 800 }, storageState: operatorState });
+
 async function openResults(experienceId: string, query = ""): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const context = await newVisitor(browser);
+  const context = await operatorContext();
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(String(e)));
-  await signInToDashboard(page, stack);
   await page.goto(`${stack.apiUrl}/experiences/${experienceId}/results${query}`);
   return { context, page, errors };
 }
@@ -430,9 +438,9 @@ describe("results screen", () => {
   });
 
   it("the experiences list shows each experience's headline result", async () => {
-    const context = await newVisitor(browser);
+    const context = await operatorContext();
     const page = await context.newPage();
-    await signInToDashboard(page, stack);
+    await page.goto(`${stack.apiUrl}/`);
     const cell = (name: string) => page.getByTestId("experience-row").filter({ hasText: name }).getByTestId("headline-result");
     await expect.poll(() => cell("Price message: free shipping").innerText(), { timeout: 15_000 }).toMatch(
       /^\+\d+\.\d%\s+Free shipping · Add to cart · p < 0\.001$/,

@@ -1,8 +1,9 @@
 // Query hooks of the results screen (issue #7 part 3). One hook per query (conventions habit 10);
 // the results screen and the experiences list's headline cell read results only through these.
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
+// The experience itself (names, status) is `useExperience` of api/experiences.ts, shared with the
+// editor, so an edit there refreshes the names here.
+import { useQuery } from "@tanstack/react-query";
 import type {
-  ExperienceDetail,
   ExperienceResults,
   ResultsCorrection,
   ResultsEngine,
@@ -19,7 +20,6 @@ export type ResultsOptions = {
 export const resultsQueryKeys = {
   results: (experienceId: string, options: ResultsOptions) =>
     ["results", experienceId, options] as const,
-  experience: (experienceId: string) => ["experience", experienceId] as const,
 };
 
 /** Results are recomputed from all events on each request; a minute-old answer is fine to show. */
@@ -40,18 +40,9 @@ export function useExperienceResults(experienceId: string, options: ResultsOptio
     queryFn: ({ signal }) =>
       apiFetch<ExperienceResults>(resultsPath(experienceId, options), { signal }),
     staleTime: RESULTS_STALE_TIME_MS,
-    // Switching engine keeps the last table on screen until the new answer arrives.
-    placeholderData: keepPreviousData,
-  });
-}
-
-/** The experience's names (goals, variations, status) shown around its results. */
-export function useExperienceDetail(experienceId: string) {
-  return useQuery({
-    queryKey: resultsQueryKeys.experience(experienceId),
-    queryFn: ({ signal }) =>
-      apiFetch<ExperienceDetail>(`/api/experiences/${encodeURIComponent(experienceId)}`, {
-        signal,
-      }),
+    // Switching engine keeps the last table on screen until the new answer arrives; never the
+    // results of another experience.
+    placeholderData: (previous, previousQuery) =>
+      previousQuery?.queryKey[1] === experienceId ? previous : undefined,
   });
 }

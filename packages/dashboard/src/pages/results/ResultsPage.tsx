@@ -3,7 +3,8 @@
 import { useState } from "react";
 import { Link, useParams, useSearchParams } from "react-router";
 import type { ExperienceDetail, ExperienceResults } from "@storefit/contract";
-import { useExperienceDetail, useExperienceResults } from "../../api/results";
+import { useExperience } from "../../api/experiences";
+import { useExperienceResults } from "../../api/results";
 import { PageHeader } from "../../components/PageHeader";
 import { EmptyState, ErrorState, LoadingState } from "../../components/StatusMessage";
 import { formatDateTime } from "../../format";
@@ -32,7 +33,7 @@ export function ResultsPage() {
     setSeenUrlKey(urlKey);
     setChoice(urlChoice);
   }
-  const experience = useExperienceDetail(experienceId);
+  const experience = useExperience(experienceId);
   const results = useExperienceResults(experienceId, choice);
 
   const onChoice = (next: ResultsChoice) => {
