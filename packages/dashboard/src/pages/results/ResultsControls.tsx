@@ -19,9 +19,9 @@ export function ResultsControls({
 
   return (
     <div className="results-controls">
-      <fieldset className="results-controls__engine">
+      <fieldset className="results-controls__engine" aria-describedby={hintId}>
         <legend className="field__label">Statistics engine</legend>
-        <div className="segmented" aria-describedby={hintId}>
+        <div className="segmented">
           {ENGINE_OPTIONS.map((option) => (
             <label
               key={option.value}
