@@ -45,7 +45,7 @@ afterAll(async () => {
 });
 
 async function dashboard(width = 1280, height = 900) {
-  const context = await browser.newContext({ viewport: { width, height } });
+  const context = await browser.newContext({ viewport: { width, height }, permissions: ["clipboard-read", "clipboard-write"] });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(String(e)));
@@ -126,6 +126,13 @@ describe("experiences in the dashboard", () => {
     await treatment.getByLabel("Element (CSS path)").fill("h1.product-title");
     await treatment.getByLabel("New text").fill(NEW_TITLE);
 
+    // The primary goal: the add-to-cart event the demo shop tracks.
+    await page.getByRole("button", { name: "Add goal" }).click();
+    const goal = page.getByTestId("goal");
+    await goal.getByLabel("Goal name").fill("Add to cart");
+    await goal.getByLabel("Counts").selectOption("track");
+    await goal.getByLabel("Event name").fill("add_to_cart");
+
     const created = page.waitForResponse((r) => r.url().endsWith("/api/experiences") && r.request().method() === "POST");
     await page.getByRole("button", { name: "Create experience" }).click();
     expect((await created).status()).toBe(201);
@@ -140,6 +147,7 @@ describe("experiences in the dashboard", () => {
       variation: { innerHTML: NEW_TITLE },
     });
     expect(controlVar!.configs[0]!.variation).toEqual({ customfit_meta: { is_default: true } });
+    expect(stored.goals).toMatchObject([{ name: "Add to cart", kind: "track", event_name: "add_to_cart" }]);
 
     // A draft runs for nobody.
     const productUrl = stack.shopUrl(PRODUCT_PATH);
@@ -161,6 +169,8 @@ describe("experiences in the dashboard", () => {
     const link = await page.getByRole("textbox", { name: "Preview link of Variation B" }).inputValue();
     expect(new URL(link).searchParams.get("customfit_desired_experiences")).toBe(`${id}:${treatmentVar!.id}`);
     for (let i = 0; i < 3; i++) expect(await titleSeenAt(link)).toBe(NEW_TITLE);
+    await page.getByRole("button", { name: "Copy the preview link of Variation B" }).click();
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(link);
     const controlLink = await page.getByRole("textbox", { name: "Preview link of Control" }).inputValue();
     expect(await titleSeenAt(controlLink)).toBe(ORIGINAL_TITLE);
     const visualEditor = treatment.getByRole("link", { name: "Open visual editor" });
@@ -186,10 +196,15 @@ describe("experiences in the dashboard", () => {
     await page.getByRole("button", { name: "Add page" }).click();
     await page.getByTestId("page-target").getByLabel("Match").selectOption("regex");
     await page.getByLabel("Page path or pattern").fill("/products/(");
+    const variation = page.getByTestId("variation").nth(1);
+    await variation.getByRole("button", { name: /Add config/ }).click();
+    await variation.getByLabel("Element (CSS path)").fill("h1 >>");
+    await variation.getByLabel("New text").fill("Hello");
     await page.getByRole("button", { name: "Create experience" }).click();
     const problems = page.getByTestId("form-problems");
     await expect.poll(() => problems.innerText()).toContain("The name is required.");
     expect(await problems.innerText()).toContain("not a valid regular expression");
+    expect(await problems.innerText()).toContain('The element is not a valid CSS path: "h1 >>".');
     // The message sits at its input too, tied to it for screen readers.
     const name = page.getByLabel("Name", { exact: true });
     expect(await name.getAttribute("aria-invalid")).toBe("true");
@@ -199,8 +214,7 @@ describe("experiences in the dashboard", () => {
     // Valid for the form, refused by the service: a NUMBER config whose value is text, as JSON.
     await name.fill("Refused by the service");
     await page.getByLabel("Page path or pattern").fill("^/products/");
-    const variation = page.getByTestId("variation").nth(1);
-    await variation.getByRole("button", { name: /Add config/ }).click();
+    await variation.getByLabel("Element (CSS path)").fill("h1");
     await variation.getByRole("button", { name: "Edit as JSON" }).click();
     await variation
       .getByLabel("Config (JSON)")
@@ -210,6 +224,15 @@ describe("experiences in the dashboard", () => {
     expect((await refused).status()).toBe(400);
     await expect.poll(() => page.getByTestId("save-error").innerText()).toMatch(/The service did not save it: .+/);
     expect(page.url()).toMatch(/\/experiences\/new$/);
+
+    // Unsaved edits: closing the tab asks first.
+    const dialogs: string[] = [];
+    page.on("dialog", (d) => {
+      dialogs.push(d.type());
+      void d.dismiss();
+    });
+    await page.close({ runBeforeUnload: true });
+    await expect.poll(() => dialogs).toEqual(["beforeunload"]);
     await context.close();
   });
 
@@ -234,6 +257,13 @@ describe("experiences in the dashboard", () => {
     await page.getByRole("button", { name: "Save changes" }).click();
     expect((await saved).status()).toBe(200);
     const rules = stack.store.getExperience(ACCOUNT_ID, "exp_welcome_popup")!.rules;
+    await page.goto(`${stack.apiUrl}/experiences/exp_gallery_device`);
+    const firstConfig = page.getByRole("region", { name: /^Config 1/ }).first();
+    await firstConfig.getByText("Mobile and desktop sub-variations").click();
+    expect(await firstConfig.getByLabel("Mobile sub-variation").isChecked()).toBe(true);
+    expect(await firstConfig.getByLabel("Image source (src)").nth(1).inputValue()).toBe("/images/kids-mineral-sunscreen-spf50-2.svg");
+    expect(await firstConfig.getByLabel("Image source (src)").nth(2).inputValue()).toBe("/images/kids-mineral-sunscreen-spf50-3.svg");
+    expect(await page.getByLabel("Device-specific: apply the mobile or desktop sub-variation by device").isChecked()).toBe(true);
     expect(rules.map((r) => r.behaviour.name)).toEqual(["Everyone else", "Welcome popup with a first-order code"]);
     expect(rules[0]).toMatchObject({ audience_id: null, behaviour: { traffic_allocation: 0.25 } });
     // The seeded rule kept its ids (visitors keep their assignments) and its popup.

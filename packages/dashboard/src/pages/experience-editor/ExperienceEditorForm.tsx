@@ -1,7 +1,7 @@
 // The experience editor: basics, page targeting, ordered rules, goals, preview. react-hook-form
 // holds the values; one resolver (model.ts) validates the whole form, so every message is
 // shown at its input and in a summary before anything is sent.
-import { useId, useState } from "react";
+import { useEffect, useId, useState } from "react";
 import { FormProvider, set, useForm } from "react-hook-form";
 import type { FieldErrors, Resolver } from "react-hook-form";
 import type { Audience, ExperienceDetail, ExperienceInput } from "@storefit/contract";
@@ -97,6 +97,14 @@ export function ExperienceEditorForm({
   const [savedAt, setSavedAt] = useState<string | null>(null);
   const [pageUrl, setPageUrl] = useState(() => defaultPreviewPage(experience?.pages ?? [], mainDomain));
   const { isSubmitting, isDirty } = form.formState;
+
+  // Closing or reloading the tab with unsaved edits asks first (the browser's own dialog).
+  useEffect(() => {
+    if (!isDirty) return;
+    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener("beforeunload", warn);
+    return () => window.removeEventListener("beforeunload", warn);
+  }, [isDirty]);
 
   const submit = form.handleSubmit(
     async (values) => {

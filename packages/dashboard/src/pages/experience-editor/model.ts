@@ -645,6 +645,16 @@ class Problems {
     else return n;
     return undefined;
   }
+  /** A CSS path the browser can parse (checked only where there is a DOM: the dashboard). */
+  selector(path: string, value: string, what: string) {
+    const doc = (globalThis as { document?: Document }).document;
+    if (!doc || value.trim() === "") return;
+    try {
+      doc.createDocumentFragment().querySelector(value);
+    } catch {
+      this.add(path, `${what} is not a valid CSS path: "${value.trim()}".`);
+    }
+  }
   regex(path: string, pattern: string, what: string) {
     try {
       new RegExp(pattern);
@@ -715,10 +725,13 @@ function scriptFromForm(f: ScriptActionForm, p: Problems, at: string): ScriptAct
 
 function templateFromForm(f: TemplateForm, p: Problems, at: string): Template {
   p.required(`${at}id`, f.id, "The template id", 256);
+  p.selector(`${at}parentElement`, f.parentElement, "The parent element");
+  p.selector(`${at}nextSibling`, f.nextSibling, "The next element");
   const settings: TemplateSettings = { config_selected: f.trigger };
   if (f.trigger === "on_click") {
     const elements = lines(f.elements);
     if (!elements.length) p.add(`${at}elements`, "List the elements whose click opens the popup.");
+    elements.forEach((e) => p.selector(`${at}elements`, e, "An element"));
     settings.elements = elements;
   }
   if (f.trigger === "at_exit") {
@@ -762,6 +775,7 @@ function metaFromForm(f: MetaForm, p: Problems, at: string): CustomfitMeta {
   const m: CustomfitMeta = {};
   if (f.move.enabled) {
     p.required(`${at}move.target`, f.move.target, "The element to move next to", 2048);
+    p.selector(`${at}move.target`, f.move.target, "The element to move next to");
     m.move_action = { target: f.move.target.trim(), position: f.move.position };
     if (f.move.first_element.trim()) m.move_action.first_element = f.move.first_element.trim();
     const order = p.number(`${at}move.order`, f.move.order, "The order");
@@ -769,6 +783,7 @@ function metaFromForm(f: MetaForm, p: Problems, at: string): CustomfitMeta {
   }
   if (f.swap.enabled) {
     p.required(`${at}swap.target`, f.swap.target, "The element to swap with", 2048);
+    p.selector(`${at}swap.target`, f.swap.target, "The element to swap with");
     m.swap_action = { target: f.swap.target.trim() };
   }
   if (f.edit.enabled) m.edit_elem_action = { action_type: f.edit.action_type, action_txt: f.edit.action_txt };
@@ -782,6 +797,7 @@ function metaFromForm(f: MetaForm, p: Problems, at: string): CustomfitMeta {
         if (a.open_in_new_tab) out.open_in_new_tab = true;
       } else {
         p.required(`${at}clickActions.${i}.target`, a.target, "The element", 2048);
+        p.selector(`${at}clickActions.${i}.target`, a.target, "The element");
         out.target = a.target.trim();
       }
       return out;
@@ -861,6 +877,7 @@ export function configFromForm(f: ConfigForm): Result<ConfigDefinition> {
   }
   if (f.domain.trim() !== "") properties.domain = f.domain.trim();
   if (f.element_path.trim() !== "") properties.element_path = f.element_path.trim();
+  p.selector("element_path", f.element_path, "The element");
   if (f.element_hint.trim() !== "") properties.element_hint = f.element_hint.trim();
 
   let variation: Json | HtmlElementVariation;
