@@ -1,21 +1,17 @@
-// Exposure counts per variation (product.md §3 "Results", first part): distinct visitors who
-// were shown each variation, from the stored config summaries. The statistics (packages/stats)
-// build on these sufficient statistics in a later issue.
+// Exposure counts per variation over the whole experience (product.md §3 "Results"): distinct
+// visitors who were shown each variation, from the stored config summaries.
 
-import type { ExperienceResults, VariationExposure } from "@storefit/contract";
+import type { VariationExposure } from "@storefit/contract";
 import type { Experience, VariationVisitors } from "../store/types.js";
 
 /**
  * `share` is a variation's visitors over the sum over variations (a visitor reassigned after a
- * variation was removed counts in both); `total_visitors` counts each visitor once.
+ * variation was removed counts in both); exposures of variations removed since are listed
+ * unnamed, after the current ones.
  */
-export function exposureResults(
-  experience: Experience,
-  exposed: { distinct: number; byVariation: readonly VariationVisitors[] },
-): ExperienceResults {
-  const rows = exposed.byVariation;
-  const visitorsOf = new Map(rows.map((r) => [r.variation_id, r.visitors]));
-  const sum = rows.reduce((acc, r) => acc + r.visitors, 0);
+export function exposureVariations(experience: Experience, byVariation: readonly VariationVisitors[]): VariationExposure[] {
+  const visitorsOf = new Map(byVariation.map((r) => [r.variation_id, r.visitors]));
+  const sum = byVariation.reduce((acc, r) => acc + r.visitors, 0);
   const share = (n: number) => (sum > 0 ? n / sum : 0);
 
   const variations: VariationExposure[] = [];
@@ -34,20 +30,9 @@ export function exposureResults(
       });
     }
   }
-  // Exposures of variations removed since still happened: report them, unnamed.
-  for (const r of rows) {
+  for (const r of byVariation) {
     if (known.has(r.variation_id)) continue;
     variations.push({ variation_id: r.variation_id, name: null, visitors: r.visitors, share: share(r.visitors), expected_share: null });
   }
-  // TODO(#7, in progress this session): per-rule metrics replace this exposure-only answer.
-  return {
-    experience_id: experience.id,
-    engine: "sequential",
-    correction: "holm",
-    alpha: 0.05,
-    computed_at: new Date().toISOString(),
-    total_visitors: exposed.distinct,
-    variations,
-    rules: [],
-  };
+  return variations;
 }

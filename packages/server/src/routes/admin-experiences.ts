@@ -14,22 +14,36 @@ import type {
   ExperiencePatch,
   ExperienceResults,
   ExperienceStatusChange,
+  ResultsCorrection,
+  ResultsEngine,
 } from "@storefit/contract";
 import type { Experience } from "../store/types.js";
 import { requireAccess } from "../auth/access.js";
 import { checkRules, checkTransition, fromInput, newId, unpublishableReason } from "../admin/experiences.js";
 import { HttpError, sendError } from "../http/errors.js";
-import { exposureResults } from "../results/exposures.js";
+import { RESULTS_DEFAULTS, computeResults } from "../results/compute.js";
+import type { ResultsOptions } from "../results/compute.js";
 import { ADMIN_SECURITY, errorResponses, idParams, obj, id } from "../schemas/common.js";
 import {
   experienceBody,
   experienceDetailSchema,
   experienceListSchema,
   experiencePatchBody,
+  resultsQuery,
   resultsSchema,
   statusBody,
 } from "../schemas/admin.js";
 import type { AdminOptions } from "./admin.js";
+
+/** The results query as it arrives (strings; the schema has checked the shapes). */
+type ResultsQueryString = { engine?: ResultsEngine; correction?: ResultsCorrection; alpha?: string };
+
+/** The schema checks the shape of alpha; its range is checked here (0 < alpha ≤ 0.5). */
+function resultsOptions(q: ResultsQueryString): ResultsOptions {
+  const alpha = q.alpha === undefined ? RESULTS_DEFAULTS.alpha : Number(q.alpha);
+  if (!(alpha > 0 && alpha <= 0.5)) throw new HttpError(400, "invalid_body", "querystring/alpha must be > 0 and ≤ 0.5");
+  return { engine: q.engine ?? RESULTS_DEFAULTS.engine, correction: q.correction ?? RESULTS_DEFAULTS.correction, alpha };
+}
 
 export function experienceDetail(e: Experience): ExperienceDetail {
   return {
@@ -206,20 +220,32 @@ export function experienceRoutes(app: FastifyInstance, opts: AdminOptions): void
     },
   );
 
-  app.get<{ Params: { experienceId: string } }>(
+  app.get<{ Params: { experienceId: string }; Querystring: ResultsQueryString }>(
     "/api/results/:experienceId",
     {
       onRequest: viewer,
       schema: {
-        ...doc("Exposures per variation: distinct visitors and their share", ["results"]),
+        ...doc(
+          "Results per rule, goal and variation: visitors, conversions, rates, revenue, lift with its interval, the sample-ratio check and a daily series (docs/results.md)",
+          ["results"],
+        ),
         params: obj({ experienceId: id }, ["experienceId"]),
+        querystring: resultsQuery,
         response: { 200: resultsSchema, ...errorResponses(400, 401, 404) },
       },
     },
     async (req): Promise<ExperienceResults> => {
       const accountId = req.caller!.account.id;
+      const options = resultsOptions(req.query);
       const experience = load(accountId, req.params.experienceId);
-      return exposureResults(experience, store.exposureVisitors(accountId, experience.id));
+      return computeResults({
+        experience,
+        exposed: store.exposureVisitors(accountId, experience.id),
+        aggregate: store.resultsAggregate(accountId, experience.id, experience.goals),
+        audienceNames: new Map(store.listAudiences(accountId).map((a) => [a.id, a.name])),
+        options,
+        now: new Date(opts.clock()),
+      });
     },
   );
 }

@@ -206,10 +206,102 @@ export const audienceListSchema = obj({ audiences: { type: "array", items: audie
 
 // ---- results and events ----
 
+const ENGINE = enumOf(["sequential", "frequentist", "bayesian"]);
+const CORRECTION = enumOf(["holm", "bh", "none"]);
+const count = { type: "integer", minimum: 0 };
+const interval = { type: "array", items: { type: "number" }, minItems: 2, maxItems: 2 };
+
+/** GET /api/results/{experienceId} (docs/results.md). Query values are strings (no coercion). */
+export const resultsQuery = obj({
+  engine: { ...ENGINE, description: "sequential (default, always-valid), frequentist (fixed horizon) or bayesian" },
+  correction: { ...CORRECTION, description: "Across each rule's comparisons: holm (default), bh or none; not for bayesian" },
+  alpha: { type: "string", pattern: "^0?\\.[0-9]{1,6}$", description: "Significance level, 0 < alpha ≤ 0.5, default 0.05" },
+});
+
+const comparisonSchema = obj(
+  {
+    effect: { type: "number", description: "Relative lift (treatment − control) / control" },
+    ci: { ...interval, description: "Interval at 1 − alpha: confidence (frequentist, sequential) or credible (bayesian)" },
+    p_value: { type: "number", description: "frequentist and sequential" },
+    adjusted_p_value: { type: "number", description: "With a correction: adjusted across the rule's comparisons" },
+    chance_to_win: { type: "number", description: "bayesian: P(effect > 0)" },
+    risk: { ...interval, description: "bayesian: expected loss of choosing [control, treatment]" },
+    significant: bool,
+  },
+  ["effect", "ci", "significant"],
+);
+
+const variationMetricSchema = obj(
+  {
+    variation_id: str(256),
+    name: { type: ["string", "null"] },
+    is_control: bool,
+    visitors: count,
+    conversions: { ...count, description: "Visitors who converted after their first exposure (orders for average_order_value)" },
+    value: { type: "number", description: "Rate, revenue per visitor or revenue per order" },
+    revenue: { type: "number", description: "Summed capped revenue (revenue metrics)" },
+    comparison: { anyOf: [comparisonSchema, { type: "null" }], description: "null for the control or when uninformative" },
+  },
+  ["variation_id", "name", "is_control", "visitors", "conversions", "value", "comparison"],
+);
+
+const metricSchema = obj(
+  {
+    goal_id: str(256),
+    goal_name: str(200),
+    goal_kind: enumOf(["page_view", "click", "form_submit", "track", "revenue"]),
+    metric: enumOf(["conversion_rate", "revenue_per_visitor", "average_order_value"]),
+    cuped: { type: "boolean", description: "Adjusted with the visitors' pre-exposure behaviour" },
+    variations: { type: "array", items: variationMetricSchema },
+  },
+  ["goal_id", "goal_name", "goal_kind", "metric", "cuped", "variations"],
+);
+
+const dailyPointSchema = obj(
+  {
+    date: { type: "string", description: "YYYY-MM-DD (UTC)" },
+    variations: {
+      type: "array",
+      items: obj(
+        {
+          variation_id: str(256),
+          visitors: { ...count, description: "New visitors (first exposure) that day" },
+          conversions: { type: "object", additionalProperties: count, description: "goal id → visitors whose first conversion was that day" },
+        },
+        ["variation_id", "visitors", "conversions"],
+      ),
+    },
+  },
+  ["date", "variations"],
+);
+
+const ruleResultsSchema = obj(
+  {
+    rule_id: str(256),
+    audience_name: str(200),
+    srm: obj(
+      {
+        p_value: { type: "number", description: "Chi-square test of visitors against the stored assignment probabilities" },
+        mismatch: { type: "boolean", description: "p_value < 0.001" },
+        observed: { type: "array", items: count },
+        expected: { type: "array", items: { type: "number" }, description: "Expected visitors per variation" },
+      },
+      ["p_value", "mismatch", "observed", "expected"],
+    ),
+    metrics: { type: "array", items: metricSchema },
+    daily: { type: "array", items: dailyPointSchema },
+  },
+  ["rule_id", "audience_name", "srm", "metrics", "daily"],
+);
+
 export const resultsSchema = obj(
   {
     experience_id: id,
-    total_visitors: { type: "integer" },
+    engine: ENGINE,
+    correction: CORRECTION,
+    alpha: { type: "number" },
+    computed_at: timestamp,
+    total_visitors: { ...count, description: "Distinct visitors exposed to the experience" },
     variations: {
       type: "array",
       items: obj(
@@ -223,8 +315,9 @@ export const resultsSchema = obj(
         ["variation_id", "name", "visitors", "share", "expected_share"],
       ),
     },
+    rules: { type: "array", items: ruleResultsSchema },
   },
-  ["experience_id", "total_visitors", "variations"],
+  ["experience_id", "engine", "correction", "alpha", "computed_at", "total_visitors", "variations", "rules"],
 );
 
 export const eventsQuery = obj({

@@ -3,7 +3,8 @@
 // and reused: preparing is most of the cost of a small query.
 
 import Database from "better-sqlite3";
-import type { Role, TrackedEvent, User } from "@storefit/contract";
+import { matchDomain, matchPagePath } from "@storefit/contract";
+import type { GoalDefinition, GoalKind, Role, TrackedEvent, User } from "@storefit/contract";
 import { MIGRATIONS } from "./migrations.js";
 import type {
   Account,
@@ -15,11 +16,14 @@ import type {
   DeviceRecord,
   Experience,
   Exposure,
+  ExposureDay,
+  GoalSums,
   InsertResult,
   NewAccount,
   NewAudience,
   NewExperience,
   Operator,
+  ResultsAggregate,
   SecretKeyRecord,
   Store,
   StoredEvent,
@@ -79,6 +83,106 @@ const secretKeyFromRow = (row: Row): SecretKeyRecord => ({
 
 const count = (row: unknown) => (row as { n: number }).n;
 
+/** The event type each goal kind counts (spec §3 "Event"). */
+const GOAL_EVENT_TYPES: Record<GoalKind, string> = {
+  page_view: "PAGE",
+  click: "CLICK",
+  form_submit: "FORM",
+  track: "TRACK",
+  revenue: "REVENUE",
+};
+
+/**
+ * A PAGE event on a goal page (contract matchPage rules): the path by the page's match kind, and
+ * the domain when the goal names one. SQL has no equivalent of the normalisation and regular
+ * expressions the storefront script uses, so the one shared matcher runs here, once per
+ * distinct (goal page, event page) pair thanks to the memo.
+ */
+function pageMatcher(): (kind: string, pattern: string, goalDomain: string, domain: string, path: string | null) => number {
+  const memo = new Map<string, number>();
+  return (kind, pattern, goalDomain, domain, path) => {
+    if (path === null) return 0;
+    const key = `${kind}\u0000${pattern}\u0000${goalDomain}\u0000${domain}\u0000${path}`;
+    let hit = memo.get(key);
+    if (hit === undefined) {
+      hit = (!goalDomain || matchDomain(domain, goalDomain)) && matchPagePath(kind, pattern, path) ? 1 : 0;
+      if (memo.size >= 100_000) memo.clear();
+      memo.set(key, hit);
+    }
+    return hit;
+  };
+}
+
+/**
+ * The results aggregation (docs/results.md), one statement for the goal sums. `goals` is a
+ * VALUES list of (goal_id, event_type, name, page_match, page_path, page_domain, cap).
+ *  - first: each visitor's first exposure to the experience (their variation and moment);
+ *  - hits: the account's events that match a goal, with their revenue amount;
+ *  - per_visitor: per visitor and goal, post/pre flags, capped revenue, orders, first conversion;
+ *  - the outer query sums those per variation, goal and day of first conversion.
+ */
+const FIRST_EXPOSURES = `
+  ranked AS (
+    SELECT user_id, variation_id, requested_time AS t, probability,
+           row_number() OVER (PARTITION BY user_id ORDER BY requested_time, seq) AS rn
+    FROM exposures
+    WHERE account_id = @account AND experience_id = @experience AND user_id IS NOT NULL
+  ),
+  first AS MATERIALIZED (SELECT user_id, variation_id, t, probability FROM ranked WHERE rn = 1)`;
+
+function goalSumsSql(goalCount: number): string {
+  const values = Array.from({ length: goalCount }, (_, i) => `(@g${i}, @t${i}, @n${i}, @m${i}, @p${i}, @d${i}, @c${i})`).join(", ");
+  return `
+    WITH goals (goal_id, event_type, name, page_match, page_path, page_domain, cap) AS (VALUES ${values}),
+    ${FIRST_EXPOSURES},
+    hits AS MATERIALIZED (
+      SELECT e.user_id, e.event_timestamp AS ts, g.goal_id, g.cap,
+             CASE WHEN g.event_type = 'REVENUE'
+                  THEN max(0, coalesce(CAST(json_extract(e.event_json, '$.properties.revenue_amount') AS REAL), 0))
+                  ELSE 0 END AS amount
+      FROM events e
+      JOIN goals g ON g.event_type = e.event_type
+      WHERE e.account_id = @account
+        AND (g.name IS NULL OR g.name = coalesce(json_extract(e.event_json, '$.name'),
+                                                 substr(e.event_customer_id, instr(e.event_customer_id, '|') + 1)))
+        AND (g.page_path IS NULL OR storefit_page_match(g.page_match, g.page_path, g.page_domain, e.domain, e.page_path) = 1)
+    ),
+    per_visitor AS (
+      SELECT f.variation_id, h.goal_id, h.cap,
+             max(CASE WHEN h.ts >= f.t THEN 1 ELSE 0 END) AS post,
+             max(CASE WHEN h.ts < f.t THEN 1 ELSE 0 END) AS pre,
+             min(CASE WHEN h.ts >= f.t THEN h.ts END) AS first_ts,
+             sum(CASE WHEN h.ts >= f.t THEN 1 ELSE 0 END) AS orders,
+             sum(CASE WHEN h.ts >= f.t THEN h.amount ELSE 0 END) AS post_amount,
+             sum(CASE WHEN h.ts < f.t THEN h.amount ELSE 0 END) AS pre_amount
+      FROM first f JOIN hits h ON h.user_id = f.user_id
+      GROUP BY f.user_id, f.variation_id, h.goal_id, h.cap
+    ),
+    capped AS (
+      SELECT variation_id, goal_id, post, pre, first_ts, orders,
+             CASE WHEN cap IS NOT NULL AND post_amount > cap THEN cap ELSE post_amount END AS v,
+             CASE WHEN cap IS NOT NULL AND pre_amount > cap THEN cap ELSE pre_amount END AS pv
+      FROM per_visitor
+    )
+    SELECT goal_id, variation_id,
+           CASE WHEN first_ts IS NULL THEN NULL ELSE date(first_ts / 1000, 'unixepoch') END AS date,
+           count(*) AS visitors, sum(post) AS post, sum(pre) AS pre, sum(post * pre) AS post_pre,
+           sum(v) AS value, sum(v * v) AS value_squares, sum(pv) AS pre_value, sum(pv * pv) AS pre_value_squares,
+           sum(v * pv) AS value_pre_value, sum(orders) AS orders, sum(orders * orders) AS orders_squares,
+           sum(v * orders) AS value_orders
+    FROM capped
+    GROUP BY goal_id, variation_id, date
+    ORDER BY goal_id, variation_id, date`;
+}
+
+const EXPOSURE_DAYS_SQL = `
+  WITH ${FIRST_EXPOSURES}
+  SELECT variation_id, date(t / 1000, 'unixepoch') AS date, count(*) AS visitors,
+         coalesce(sum(probability), 0) AS probability_sum, count(probability) AS probability_count
+  FROM first
+  GROUP BY variation_id, date
+  ORDER BY variation_id, date`;
+
 /** An assignment as kept in visitors.assignments_json (migration 2). */
 type StoredAssignment = [rule_id: string, behaviour_id: string, variation_id: string, probability: number, assigned_at: string];
 
@@ -94,6 +198,7 @@ export class SqliteStore implements Store {
     this.db.pragma("busy_timeout = 5000");
     // Made explicit: every commit is fsynced unless commitClientWrites says otherwise.
     this.db.pragma("synchronous = FULL");
+    this.db.function("storefit_page_match", { deterministic: true }, pageMatcher() as (...args: unknown[]) => number);
   }
 
   /** A prepared statement, prepared on first use (after migrations created its tables). */
@@ -529,6 +634,10 @@ export class SqliteStore implements Store {
     return count(this.sql("SELECT count(*) AS n FROM events WHERE account_id = ?").get(accountId));
   }
 
+  hasEvent(accountId: string, insertId: string): boolean {
+    return this.sql("SELECT 1 FROM events WHERE account_id = ? AND insert_id = ?").get(accountId, insertId) !== undefined;
+  }
+
   listEvents(accountId: string, limit: number): StoredEvent[] {
     const rows = this.sql("SELECT * FROM events WHERE account_id = ? ORDER BY seq DESC LIMIT ?").all(
       accountId,
@@ -619,6 +728,25 @@ export class SqliteStore implements Store {
        WHERE account_id = ? AND experience_id = ? GROUP BY variation_id ORDER BY variation_id`,
     ).all(accountId, experienceId) as VariationVisitors[];
     return { distinct, byVariation };
+  }
+
+  resultsAggregate(accountId: string, experienceId: string, goals: readonly GoalDefinition[]): ResultsAggregate {
+    const params: Record<string, string | number | null> = { account: accountId, experience: experienceId };
+    goals.forEach((g, i) => {
+      params[`g${i}`] = g.id;
+      params[`t${i}`] = GOAL_EVENT_TYPES[g.kind];
+      params[`n${i}`] = g.kind === "page_view" || g.kind === "revenue" ? null : g.event_name || null;
+      params[`m${i}`] = g.kind === "page_view" ? (g.page?.page_match ?? "exact_match") : null;
+      params[`p${i}`] = g.kind === "page_view" ? (g.page?.page_path ?? "") : null;
+      params[`d${i}`] = g.kind === "page_view" ? (g.page?.domain ?? "") : null;
+      params[`c${i}`] = g.kind === "revenue" && g.revenue_cap !== undefined ? g.revenue_cap : null;
+    });
+    // One snapshot: the exposures and the goal sums see the same rows.
+    return this.db.transaction((): ResultsAggregate => {
+      const exposures = this.sql(EXPOSURE_DAYS_SQL).all({ account: accountId, experience: experienceId }) as ExposureDay[];
+      const sums = goals.length ? (this.sql(goalSumsSql(goals.length)).all(params) as GoalSums[]) : [];
+      return { exposures, goals: sums };
+    })();
   }
 
   // ---- devices and alerts ----

@@ -11,6 +11,7 @@ import type {
   Audience,
   ConfigSummary,
   ExperienceDetail,
+  GoalDefinition,
   Role,
   TrackedEvent,
   User,
@@ -117,6 +118,54 @@ export type InsertResult = { accepted: number; duplicates: number };
 
 export type VariationVisitors = { variation_id: string; visitors: number };
 
+/**
+ * The sufficient statistics of an experience's results (docs/results.md), summed per variation
+ * in the database so that no per-visitor row leaves it. A visitor belongs to the variation of
+ * their first exposure to the experience (earliest requested_time); a goal's "post" part counts
+ * their matching events at or after that moment, the "pre" part those before it (for CUPED).
+ */
+export type ResultsAggregate = {
+  /** Per variation and UTC day of first exposure. */
+  exposures: ExposureDay[];
+  /** Per goal, variation and UTC day of the visitor's first converting event (null: none after exposure). */
+  goals: GoalSums[];
+};
+
+export type ExposureDay = {
+  variation_id: string;
+  /** YYYY-MM-DD (UTC) of the visitors' first exposure. */
+  date: string;
+  visitors: number;
+  /** Σ and count of the stored assignment probabilities of these first exposures (some may be unknown). */
+  probability_sum: number;
+  probability_count: number;
+};
+
+/**
+ * Sums over the visitors of one variation who had at least one event matching the goal (before
+ * or after exposure); a visitor without any adds 0 to every sum. For each visitor: post and pre
+ * are 0/1 (any matching event after / before first exposure); value and pre_value are the summed
+ * revenue after / before, each capped at the goal's revenue_cap; orders counts the events after.
+ */
+export type GoalSums = {
+  goal_id: string;
+  variation_id: string;
+  /** YYYY-MM-DD (UTC) of the visitors' first matching event after exposure; null for those with none. */
+  date: string | null;
+  visitors: number;
+  post: number;
+  pre: number;
+  post_pre: number;
+  value: number;
+  value_squares: number;
+  pre_value: number;
+  pre_value_squares: number;
+  value_pre_value: number;
+  orders: number;
+  orders_squares: number;
+  value_orders: number;
+};
+
 export interface Store {
   /** Applies pending numbered migrations; safe to call on every start. */
   migrate(): void;
@@ -180,6 +229,8 @@ export interface Store {
   /** Idempotent on (account, insert_id): a repeated event counts as a duplicate, stored once. */
   insertEvents(accountId: string, userId: string, events: readonly TrackedEvent[], now: string): InsertResult;
   countEvents(accountId: string): number;
+  /** Whether an event with this insert id is stored in the account. */
+  hasEvent(accountId: string, insertId: string): boolean;
   listEvents(accountId: string, limit: number): StoredEvent[];
 
   /** Idempotent on the summary's natural key (a summary has no insert id). */
@@ -188,6 +239,8 @@ export interface Store {
   listExposures(accountId: string, limit: number): StoredExposure[];
   /** Distinct visitors exposed to one experience, in all and per variation. */
   exposureVisitors(accountId: string, experienceId: string): { distinct: number; byVariation: VariationVisitors[] };
+  /** The experience's results as sufficient statistics, read in one consistent snapshot. */
+  resultsAggregate(accountId: string, experienceId: string, goals: readonly GoalDefinition[]): ResultsAggregate;
 
   addDevices(accountId: string, devices: readonly DeviceRecord[], now: string): InsertResult;
   countDevices(accountId: string): number;

@@ -1,0 +1,294 @@
+// An experience's results (product.md §3 "Results", issue #7): the store sums sufficient
+// statistics in SQL (ResultsAggregate), and this module turns them into the answer with
+// packages/stats. docs/results.md defines every number; keep the two together.
+
+import type {
+  Comparison,
+  DailyPoint,
+  ExperienceResults,
+  GoalDefinition,
+  MetricKind,
+  MetricResult,
+  ResultsCorrection,
+  ResultsEngine,
+  RuleDefinition,
+  RuleResults,
+  VariationMetric,
+} from "@storefit/contract";
+import { DEFAULT_SEQUENTIAL_TUNING, adjustPValues, bayesianTest, frequentistTest, srmPValue } from "@storefit/stats";
+import type { Statistic } from "@storefit/stats";
+import type { Experience, GoalSums, ResultsAggregate, VariationVisitors } from "../store/types.js";
+import { exposureVariations } from "./exposures.js";
+
+export type ResultsOptions = { engine: ResultsEngine; correction: ResultsCorrection; alpha: number };
+
+export const RESULTS_DEFAULTS: ResultsOptions = { engine: "sequential", correction: "holm", alpha: 0.05 };
+
+/**
+ * A rule's split is flagged as a sample-ratio mismatch below this chi-square p-value. 0.001, as
+ * GrowthBook and Optimizely use: a real split error gives p-values far below it within days,
+ * while a check run every day on a fair split raises a false alarm rarely.
+ */
+export const SRM_P_THRESHOLD = 0.001;
+
+/** Days filled in between the first and last day of the series; a longer span (a visitor's clock far off) lists only days with data. */
+export const MAX_DAILY_SPAN_DAYS = 400;
+
+const DAY_MS = 86_400_000;
+
+/** A goal's sums for one variation over all days. */
+type Totals = Omit<GoalSums, "goal_id" | "variation_id" | "date">;
+
+const ZERO: Totals = {
+  visitors: 0,
+  post: 0,
+  pre: 0,
+  post_pre: 0,
+  value: 0,
+  value_squares: 0,
+  pre_value: 0,
+  pre_value_squares: 0,
+  value_pre_value: 0,
+  orders: 0,
+  orders_squares: 0,
+  value_orders: 0,
+};
+
+function add(a: Totals, b: Totals): Totals {
+  const out = { ...a };
+  for (const k of Object.keys(ZERO) as (keyof Totals)[]) out[k] = a[k] + b[k];
+  return out;
+}
+
+const ratio = (num: number, den: number) => (den > 0 ? num / den : 0);
+
+/** One metric of one goal: how its per-variation statistic and summary numbers are read from the sums. */
+type MetricSpec = {
+  metric: MetricKind;
+  /** CUPED applies when some visitor of the rule has pre-exposure behaviour of this metric. */
+  hasPre: (t: Totals) => boolean;
+  statistic: (n: number, t: Totals, cuped: boolean) => Statistic;
+  summary: (n: number, t: Totals) => Pick<VariationMetric, "conversions" | "value"> & { revenue?: number };
+};
+
+const CONVERSION_RATE: MetricSpec = {
+  metric: "conversion_rate",
+  hasPre: (t) => t.pre > 0,
+  // A 0/1 value's square is itself.
+  statistic: (n, t, cuped) =>
+    cuped
+      ? { kind: "cuped", n, post: { sum: t.post, sumSquares: t.post }, pre: { sum: t.pre, sumSquares: t.pre }, sumOfProducts: t.post_pre }
+      : { kind: "proportion", n, sum: t.post },
+  summary: (n, t) => ({ conversions: t.post, value: ratio(t.post, n) }),
+};
+
+const REVENUE_PER_VISITOR: MetricSpec = {
+  metric: "revenue_per_visitor",
+  hasPre: (t) => t.pre_value > 0,
+  statistic: (n, t, cuped) =>
+    cuped
+      ? {
+          kind: "cuped",
+          n,
+          post: { sum: t.value, sumSquares: t.value_squares },
+          pre: { sum: t.pre_value, sumSquares: t.pre_value_squares },
+          sumOfProducts: t.value_pre_value,
+        }
+      : { kind: "mean", n, sum: t.value, sumSquares: t.value_squares },
+  summary: (n, t) => ({ conversions: t.post, value: ratio(t.value, n), revenue: t.value }),
+};
+
+/** Revenue per order with visitors as units: a ratio metric (delta method); no CUPED for ratios. */
+const AVERAGE_ORDER_VALUE: MetricSpec = {
+  metric: "average_order_value",
+  hasPre: () => false,
+  statistic: (n, t) => ({
+    kind: "ratio",
+    n,
+    numerator: { sum: t.value, sumSquares: t.value_squares },
+    denominator: { sum: t.orders, sumSquares: t.orders_squares },
+    sumOfProducts: t.value_orders,
+  }),
+  summary: (_n, t) => ({ conversions: t.orders, value: ratio(t.value, t.orders), revenue: t.value }),
+};
+
+const metricsOf = (goal: GoalDefinition): MetricSpec[] =>
+  goal.kind === "revenue" ? [REVENUE_PER_VISITOR, AVERAGE_ORDER_VALUE] : [CONVERSION_RATE];
+
+const finite = (...xs: number[]) => xs.every((x) => Number.isFinite(x));
+
+/**
+ * Treatment against control with the chosen engine, or null when the data cannot support a
+ * comparison (the stats package's uninformative result: no visitors, n ≤ 1, zero variance, a
+ * control mean of 0). `significant` is settled after the correction, in `correct`.
+ */
+function compare(control: Statistic, treatment: Statistic, options: ResultsOptions): Comparison | null {
+  const { alpha } = options;
+  if (options.engine === "bayesian") {
+    const r = bayesianTest(control, treatment, { alpha });
+    if (!(r.sd > 0) || !finite(r.effect, ...r.ci, r.chanceToWin, ...r.risk)) return null;
+    return { effect: r.effect, ci: r.ci, chance_to_win: r.chanceToWin, risk: r.risk, significant: r.ci[0] > 0 || r.ci[1] < 0 };
+  }
+  const r = frequentistTest(control, treatment, {
+    alpha,
+    ...(options.engine === "sequential" ? { sequentialTuning: DEFAULT_SEQUENTIAL_TUNING } : {}),
+  });
+  if (!(r.se > 0) || !finite(r.effect, ...r.ci, r.pValue)) return null;
+  return { effect: r.effect, ci: r.ci, p_value: r.pValue, significant: r.pValue < alpha };
+}
+
+/** Holm or Benjamini–Hochberg over every comparison of the rule (each metric × treatment). */
+function correct(comparisons: Comparison[], options: ResultsOptions): void {
+  if (options.engine === "bayesian" || options.correction === "none") return;
+  const withP = comparisons.filter((c) => c.p_value !== undefined);
+  if (!withP.length) return;
+  const adjusted = adjustPValues(
+    withP.map((c) => c.p_value!),
+    options.correction,
+  );
+  withP.forEach((c, i) => {
+    const p = adjusted[i]!;
+    c.adjusted_p_value = p;
+    c.significant = p < options.alpha;
+  });
+}
+
+function srmOf(rule: RuleDefinition, visitors: number[], probabilities: (number | null)[]): RuleResults["srm"] {
+  const variations = rule.behaviour.variations;
+  const weightSum = variations.reduce((s, v) => s + Math.max(0, v.weight), 0);
+  const allocation = rule.behaviour.traffic_allocation;
+  // The stored probability of each variation (traffic allocation × weight share when assigned);
+  // a variation nobody has a stored probability for yet falls back to its current weight.
+  const weights = variations.map((v, i) => probabilities[i] ?? (weightSum > 0 ? (allocation * Math.max(0, v.weight)) / weightSum : 0));
+  const total = visitors.reduce((s, n) => s + n, 0);
+  const totalWeight = weights.reduce((s, w) => s + w, 0);
+  const p = srmPValue(visitors, weights);
+  return {
+    p_value: p,
+    mismatch: p < SRM_P_THRESHOLD,
+    observed: visitors,
+    expected: weights.map((w) => (totalWeight > 0 ? (total * w) / totalWeight : 0)),
+  };
+}
+
+const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+function dailyOf(
+  variationIds: string[],
+  goals: readonly GoalDefinition[],
+  visitorsByDay: Map<string, Map<string, number>>,
+  conversionsByDay: Map<string, Map<string, Map<string, number>>>,
+): DailyPoint[] {
+  // The days on which this rule's variations had new visitors or conversions.
+  const present = [...new Set([...visitorsByDay.keys(), ...conversionsByDay.keys()])]
+    .filter((d) => variationIds.some((id) => visitorsByDay.get(d)?.has(id) || conversionsByDay.get(d)?.has(id)))
+    .sort();
+  if (!present.length) return [];
+  const first = Date.parse(present[0]!);
+  const last = Date.parse(present[present.length - 1]!);
+  const span = (last - first) / DAY_MS;
+  const days =
+    span <= MAX_DAILY_SPAN_DAYS ? Array.from({ length: span + 1 }, (_, i) => isoDay(first + i * DAY_MS)) : present;
+  return days.map((date) => ({
+    date,
+    variations: variationIds.map((variation_id) => {
+      const conversions: Record<string, number> = {};
+      for (const g of goals) conversions[g.id] = conversionsByDay.get(date)?.get(variation_id)?.get(g.id) ?? 0;
+      return { variation_id, visitors: visitorsByDay.get(date)?.get(variation_id) ?? 0, conversions };
+    }),
+  }));
+}
+
+function getOrSet<K, V>(map: Map<K, V>, key: K, make: () => V): V {
+  let v = map.get(key);
+  if (v === undefined) map.set(key, (v = make()));
+  return v;
+}
+
+export type ResultsInput = {
+  experience: Experience;
+  /** Distinct visitors per variation, a visitor in every variation they saw (the `variations` list). */
+  exposed: { distinct: number; byVariation: readonly VariationVisitors[] };
+  aggregate: ResultsAggregate;
+  /** Audience id → name, for the rules' labels. */
+  audienceNames: ReadonlyMap<string, string>;
+  options: ResultsOptions;
+  now: Date;
+};
+
+export function computeResults(input: ResultsInput): ExperienceResults {
+  const { experience, aggregate, options } = input;
+
+  // Per variation: visitors (by first exposure), their stored probabilities, and per day.
+  const visitors = new Map<string, number>();
+  const probability = new Map<string, { sum: number; count: number }>();
+  const visitorsByDay = new Map<string, Map<string, number>>();
+  for (const x of aggregate.exposures) {
+    visitors.set(x.variation_id, (visitors.get(x.variation_id) ?? 0) + x.visitors);
+    const p = getOrSet(probability, x.variation_id, () => ({ sum: 0, count: 0 }));
+    p.sum += x.probability_sum;
+    p.count += x.probability_count;
+    const day = getOrSet(visitorsByDay, x.date, () => new Map<string, number>());
+    day.set(x.variation_id, (day.get(x.variation_id) ?? 0) + x.visitors);
+  }
+  // Per goal and variation: the sums over all days, and conversions per day.
+  const totals = new Map<string, Map<string, Totals>>();
+  const conversionsByDay = new Map<string, Map<string, Map<string, number>>>();
+  for (const g of aggregate.goals) {
+    const byVariation = getOrSet(totals, g.goal_id, () => new Map<string, Totals>());
+    byVariation.set(g.variation_id, add(byVariation.get(g.variation_id) ?? ZERO, g));
+    if (g.date !== null) {
+      const goalsOnDay = getOrSet(getOrSet(conversionsByDay, g.date, () => new Map()), g.variation_id, () => new Map<string, number>());
+      goalsOnDay.set(g.goal_id, (goalsOnDay.get(g.goal_id) ?? 0) + g.post);
+    }
+  }
+
+  const rules: RuleResults[] = experience.rules.map((rule) => {
+    const variations = rule.behaviour.variations;
+    const ids = variations.map((v) => v.id);
+    const n = ids.map((id) => visitors.get(id) ?? 0);
+    const probabilities = ids.map((id) => {
+      const p = probability.get(id);
+      return p && p.count > 0 ? p.sum / p.count : null;
+    });
+    const comparisons: Comparison[] = [];
+    const metrics: MetricResult[] = experience.goals.flatMap((goal) =>
+      metricsOf(goal).map((spec): MetricResult => {
+        const t = ids.map((id) => totals.get(goal.id)?.get(id) ?? ZERO);
+        const cuped = t.some(spec.hasPre);
+        const stats = t.map((ti, i) => spec.statistic(n[i]!, ti, cuped));
+        return {
+          goal_id: goal.id,
+          goal_name: goal.name,
+          goal_kind: goal.kind,
+          metric: spec.metric,
+          cuped,
+          variations: variations.map((v, i): VariationMetric => {
+            const comparison = i === 0 ? null : compare(stats[0]!, stats[i]!, options);
+            if (comparison) comparisons.push(comparison);
+            return { variation_id: v.id, name: v.name, is_control: i === 0, visitors: n[i]!, ...spec.summary(n[i]!, t[i]!), comparison };
+          }),
+        };
+      }),
+    );
+    correct(comparisons, options);
+    return {
+      rule_id: rule.id,
+      audience_name: (rule.audience_id && input.audienceNames.get(rule.audience_id)) || rule.audience_name || "Everyone",
+      srm: srmOf(rule, n, probabilities),
+      metrics,
+      daily: dailyOf(ids, experience.goals, visitorsByDay, conversionsByDay),
+    };
+  });
+
+  return {
+    experience_id: experience.id,
+    engine: options.engine,
+    correction: options.correction,
+    alpha: options.alpha,
+    computed_at: input.now.toISOString(),
+    total_visitors: input.exposed.distinct,
+    variations: exposureVariations(experience, input.exposed.byVariation),
+    rules,
+  };
+}

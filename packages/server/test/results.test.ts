@@ -1,0 +1,595 @@
+// GET /api/results/{experienceId} against real SQLite (docs/results.md): a generated data set
+// with a known effect, conversions only after first exposure, pre-exposure behaviour for CUPED,
+// revenue capping and order value, the sample-ratio check, corrections, engines, the daily
+// series, bad queries, access, and uninformative data that must never give NaN.
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { ConfigsResponse, ExperienceResults, GoalDefinition, MetricResult, RuleResults, TrackedEvent } from "@storefit/contract";
+import { adjustPValues, frequentistTest, srmPValue } from "@storefit/stats";
+import { DAY_MS, simulateVisitors, writeSimulation } from "../src/seed/demo-data.js";
+import type { ArmModel, SimulatedVisitor } from "../src/seed/demo-data.js";
+import { userIdFor } from "../src/routes/client.js";
+import type { NewExperience } from "../src/store/types.js";
+import {
+  DEMO_CLIENT_KEY,
+  FIXED_NOW,
+  FORM,
+  MEMBER_PASSWORD,
+  OTHER,
+  SHOP_ORIGIN,
+  addOperator,
+  addOtherAccount,
+  call,
+  makeApp,
+  signIn,
+  user,
+} from "./helpers.js";
+import type { Auth, TestApp } from "./helpers.js";
+
+let t: TestApp;
+let owner: Auth;
+
+beforeEach(async () => {
+  t = await makeApp();
+  owner = await signIn(t.app);
+});
+afterEach(async () => {
+  await t.close();
+});
+
+const START = Date.UTC(2026, 10, 1);
+/** Tests that write thousands of visitors: the machine is shared, a few seconds may become many. */
+const HEAVY_MS = 60_000;
+const NOW_ISO = new Date(FIXED_NOW).toISOString();
+
+const GOALS: GoalDefinition[] = [
+  { id: "g_cart", name: "Add to cart", kind: "track", event_name: "add_to_cart" },
+  { id: "g_checkout", name: "Checkout", kind: "page_view", page: { page_path: "/checkout", page_match: "exact_match" } },
+  { id: "g_revenue", name: "Revenue", kind: "revenue", revenue_cap: 500 },
+];
+
+function experience(id = "exp_r", variations: { id: string; weight: number }[] = [{ id: "v_a", weight: 1 }, { id: "v_b", weight: 1 }], goals = GOALS): NewExperience {
+  return {
+    id,
+    account_id: t.account.id,
+    name: "Results test",
+    status: "running",
+    kind: "ab_test",
+    priority: 1,
+    pages: [{ domain: "littlesprouts.localhost", page_path: "/", page_match: "exact_match" }],
+    goals,
+    rules: [
+      {
+        id: "rule_r",
+        audience_id: null,
+        audience_name: "Everyone",
+        behaviour: {
+          id: "beh_r",
+          name: "B",
+          traffic_allocation: 1,
+          variations: variations.map((v) => ({
+            id: v.id,
+            name: v.id.toUpperCase(),
+            weight: v.weight,
+            configs: [{ config_customer_id: "c", config_id: "cfg_r", variation_data_type: "STRING" as const, variation: "x", properties: { page_path: "/", domain: "littlesprouts.localhost" } }],
+          })),
+        },
+      },
+    ],
+  };
+}
+
+async function results(id = "exp_r", query = "", auth: Auth = owner): Promise<ExperienceResults> {
+  const res = await call(t.app, auth, "GET", `/api/results/${id}${query}`);
+  expect(res.statusCode, res.body).toBe(200);
+  expect(res.body).not.toMatch(/NaN|Infinity/);
+  return res.json() as ExperienceResults;
+}
+
+const metric = (rule: RuleResults, goal: string, kind = "conversion_rate"): MetricResult =>
+  rule.metrics.find((m) => m.goal_id === goal && m.metric === kind)!;
+
+type Ev = [type: string, name: string, at: number, props?: Record<string, unknown>];
+
+let insertSeq = 0;
+/** One visitor: an exposure to `variation` at `at`, and their events. */
+function visit(ucid: string, variation: string, at: number, events: Ev[] = [], opts: { experience?: string; probability?: number | null } = {}) {
+  const userId = userIdFor(t.account.id, ucid);
+  t.store.insertExposures(
+    t.account.id,
+    [
+      {
+        config_id: "cfg_r",
+        user_customer_id: ucid,
+        user_id: userId,
+        requested_time: at,
+        variation_id: variation,
+        experience_id: opts.experience ?? "exp_r",
+        rule_id: "rule_r",
+        session_id: "s1",
+        probability: opts.probability === undefined ? 0.5 : opts.probability,
+      },
+    ],
+    NOW_ISO,
+  );
+  const tracked: TrackedEvent[] = events.map(([type, name, ts, props]) => ({
+    event_type: type,
+    name,
+    event_customer_id: `littlesprouts.localhost|${name}`,
+    domain: "littlesprouts.localhost",
+    insert_id: `ev_${insertSeq++}`,
+    event_timestamp: ts,
+    properties: { page_path: type === "PAGE" ? name : "/", ...props },
+  }));
+  if (tracked.length) t.store.insertEvents(t.account.id, userId, tracked, NOW_ISO);
+}
+
+/** Independent ground truth from the generated visitors: per variation, visitors and converters of a goal after exposure. */
+function truth(visitors: SimulatedVisitor[], match: (e: TrackedEvent) => boolean) {
+  const out = new Map<string, { n: number; converted: number }>();
+  for (const v of visitors) {
+    const row = out.get(v.exposure.variation_id!) ?? { n: 0, converted: 0 };
+    row.n++;
+    if (v.events.some((e) => match(e) && e.event_timestamp >= v.exposure.requested_time)) row.converted++;
+    out.set(v.exposure.variation_id!, row);
+  }
+  return out;
+}
+
+describe("a generated data set with a known effect", () => {
+  const ARMS: ArmModel[] = [
+    { variation_id: "v_a", split: 0.5, rates: { g_cart: 0.1, g_checkout: 0.05, g_revenue: 0.04 }, order_values: { g_revenue: 50 } },
+    { variation_id: "v_b", split: 0.5, rates: { g_cart: 0.13, g_checkout: 0.05, g_revenue: 0.04 }, order_values: { g_revenue: 50 } },
+  ];
+
+  it("counts visitors and conversions as the data says, and the interval covers the planted +30 %", async () => {
+    const exp = t.store.saveExperience(experience());
+    const visitors = [...simulateVisitors({ experience: exp, rule_id: "rule_r", arms: ARMS, start: START, days: 10, visitorsPerDay: 1500, seed: 42, accountId: t.account.id })];
+    writeSimulation(t.store, t.account.id, visitors, NOW_ISO);
+
+    const r = await results();
+    expect(r).toMatchObject({ engine: "sequential", correction: "holm", alpha: 0.05, total_visitors: visitors.length });
+    const rule = r.rules[0]!;
+    const cart = metric(rule, "g_cart");
+    const expected = truth(visitors, (e) => e.event_type === "TRACK" && e.name === "add_to_cart");
+    for (const v of cart.variations) {
+      const want = expected.get(v.variation_id)!;
+      expect(v).toMatchObject({ visitors: want.n, conversions: want.converted });
+      expect(v.value).toBeCloseTo(want.converted / want.n, 12);
+    }
+    const checkout = truth(visitors, (e) => e.event_type === "PAGE" && e.properties?.page_path === "/checkout");
+    expect(metric(rule, "g_checkout").variations.map((v) => v.conversions)).toEqual(["v_a", "v_b"].map((id) => checkout.get(id)!.converted));
+
+    const [control, treatment] = cart.variations;
+    expect(control!.is_control).toBe(true);
+    expect(control!.comparison).toBeNull();
+    const c = treatment!.comparison!;
+    // Returning visitors had add-to-cart events before exposure: CUPED applies.
+    expect(cart.cuped).toBe(true);
+    expect(c.ci[0]).toBeLessThan(0.3);
+    expect(c.ci[1]).toBeGreaterThan(0.3);
+    expect(c.ci[0]).toBeGreaterThan(0); // a +30 % lift on 7,500 visitors per arm is found
+    expect(c.significant).toBe(true);
+    expect(c.p_value).toBeLessThan(0.001);
+    // The checkout goal has no planted effect: its interval covers 0.
+    const nothing = metric(rule, "g_checkout").variations[1]!.comparison!;
+    expect(nothing.ci[0]).toBeLessThan(0);
+    expect(nothing.ci[1]).toBeGreaterThan(0);
+    expect(rule.srm.mismatch).toBe(false);
+  }, HEAVY_MS);
+
+  it("CUPED narrows the interval compared with the plain test on the same sums", async () => {
+    const exp = t.store.saveExperience(experience());
+    const visitors = [
+      ...simulateVisitors({ experience: exp, rule_id: "rule_r", arms: ARMS, start: START, days: 4, visitorsPerDay: 1500, seed: 5, returningShare: 0.8, propensitySigma: 1, accountId: t.account.id }),
+    ];
+    writeSimulation(t.store, t.account.id, visitors, NOW_ISO);
+    const rule = (await results("exp_r", "?engine=frequentist")).rules[0]!;
+    const cart = metric(rule, "g_cart");
+    expect(cart.cuped).toBe(true);
+    const [a, b] = cart.variations;
+    const plain = frequentistTest({ kind: "proportion", n: a!.visitors, sum: a!.conversions }, { kind: "proportion", n: b!.visitors, sum: b!.conversions });
+    const cuped = b!.comparison!;
+    expect(cuped.ci[1] - cuped.ci[0]).toBeLessThan(plain.ci[1] - plain.ci[0]);
+  }, HEAVY_MS);
+});
+
+describe("conversions and CUPED", () => {
+  it("events before exposure are not conversions but feed CUPED; events at or after are", async () => {
+    t.store.saveExperience(experience());
+    const at = START + DAY_MS;
+    visit("pre-only", "v_a", at, [["TRACK", "add_to_cart", at - 5000]]);
+    visit("both", "v_a", at, [["TRACK", "add_to_cart", at - 5000], ["TRACK", "add_to_cart", at + 5000]]);
+    visit("post", "v_b", at, [["TRACK", "add_to_cart", at]]);
+    visit("other-name", "v_b", at, [["TRACK", "remove_from_cart", at + 1]]);
+    const cart = metric((await results()).rules[0]!, "g_cart");
+    expect(cart.variations.map((v) => [v.visitors, v.conversions])).toEqual([[2, 1], [2, 1]]);
+    expect(cart.cuped).toBe(true);
+    // Without any pre-exposure behaviour there is no CUPED.
+    const checkout = metric((await results()).rules[0]!, "g_checkout");
+    expect(checkout.cuped).toBe(false);
+  });
+
+  it("a visitor belongs to their first exposure's variation; later exposures elsewhere do not move them", async () => {
+    t.store.saveExperience(experience());
+    const at = START + DAY_MS;
+    visit("x", "v_a", at, [["TRACK", "add_to_cart", at + 10]]);
+    visit("x", "v_b", at + 1000); // later, another variation
+    visit("y", "v_b", at);
+    const r = await results();
+    expect(r.total_visitors).toBe(2);
+    expect(metric(r.rules[0]!, "g_cart").variations.map((v) => [v.visitors, v.conversions])).toEqual([[1, 1], [1, 0]]);
+  });
+
+  it("matches goal pages (exact, contains, regex, domain), click and form names, and event names without a name field", async () => {
+    const goals: GoalDefinition[] = [
+      { id: "g_exact", name: "Exact", kind: "page_view", page: { page_path: "/checkout", page_match: "exact_match" } },
+      { id: "g_contains", name: "Contains", kind: "page_view", page: { page_path: "thank", page_match: "contains" } },
+      { id: "g_regex", name: "Regex", kind: "page_view", page: { page_path: "^/products/[a-z]+$", page_match: "regex" } },
+      { id: "g_uk", name: "UK checkout", kind: "page_view", page: { domain: "littlesprouts-uk.localhost", page_path: "/checkout", page_match: "exact_match" } },
+      { id: "g_click", name: "Click", kind: "click", event_name: "hero_cta" },
+      { id: "g_form", name: "Form", kind: "form_submit", event_name: "newsletter" },
+      { id: "g_any_form", name: "Any form", kind: "form_submit" },
+    ];
+    t.store.saveExperience(experience("exp_r", undefined, goals));
+    const at = START;
+    visit("a", "v_a", at, [
+      ["PAGE", "/checkout/", at + 1], // trailing slash: the same page
+      ["PAGE", "/cart/thank-you", at + 2],
+      ["PAGE", "/products/soap", at + 3],
+      ["CLICK", "hero_cta", at + 4],
+      ["FORM", "contact", at + 5],
+    ]);
+    visit("b", "v_a", at, [
+      ["PAGE", "/checkout/step-2", at + 1],
+      ["PAGE", "/products/soap/reviews", at + 3],
+      ["CLICK", "other_cta", at + 4],
+      ["FORM", "newsletter", at + 5],
+    ]);
+    // A server-to-server event without `name`: the name is the part of event_customer_id after "|".
+    t.store.insertEvents(t.account.id, userIdFor(t.account.id, "b"), [
+      { event_type: "CLICK", event_customer_id: "littlesprouts.localhost|hero_cta", insert_id: "no-name", event_timestamp: at + 9 },
+    ], NOW_ISO);
+    const rule = (await results()).rules[0]!;
+    const conversions = (goal: string) => metric(rule, goal).variations[0]!.conversions;
+    expect(conversions("g_exact")).toBe(1);
+    expect(conversions("g_contains")).toBe(1);
+    expect(conversions("g_regex")).toBe(1);
+    expect(conversions("g_uk")).toBe(0); // the events are on the main domain
+    expect(conversions("g_click")).toBe(2);
+    expect(conversions("g_form")).toBe(1);
+    expect(conversions("g_any_form")).toBe(2);
+  });
+});
+
+describe("revenue", () => {
+  it("caps each visitor's revenue, gives revenue per visitor and average order value", async () => {
+    t.store.saveExperience(experience());
+    const at = START;
+    visit("big", "v_a", at, [["REVENUE", "checkout", at + 1, { revenue_amount: 400 }], ["REVENUE", "checkout", at + 2, { revenue_amount: 300 }]]);
+    visit("small", "v_a", at, [["REVENUE", "checkout", at + 1, { revenue_amount: "100.5" }], ["REVENUE", "checkout", at - 1, { revenue_amount: 90 }]]);
+    visit("none", "v_a", at);
+    visit("buyer-b", "v_b", at, [["REVENUE", "checkout", at + 1, { revenue_amount: 60 }]]);
+    visit("odd-b", "v_b", at, [["REVENUE", "checkout", at + 1, { revenue_amount: -20 }]]);
+    const rule = (await results()).rules[0]!;
+    const rpv = metric(rule, "g_revenue", "revenue_per_visitor");
+    const aov = metric(rule, "g_revenue", "average_order_value");
+    // v_a: min(700, 500) + 100.5 over 3 visitors; the 90 before exposure is not counted.
+    expect(rpv.variations[0]).toMatchObject({ visitors: 3, conversions: 2, revenue: 600.5 });
+    expect(rpv.variations[0]!.value).toBeCloseTo(600.5 / 3, 10);
+    expect(aov.variations[0]).toMatchObject({ conversions: 3, revenue: 600.5 });
+    expect(aov.variations[0]!.value).toBeCloseTo(600.5 / 3, 10);
+    // v_b: a negative amount counts as an order of 0.
+    expect(rpv.variations[1]).toMatchObject({ visitors: 2, conversions: 2, revenue: 60, value: 30 });
+    expect(aov.variations[1]).toMatchObject({ conversions: 2, value: 30 });
+    expect(rpv.cuped).toBe(true); // "small" bought before exposure
+    expect(aov.cuped).toBe(false);
+    expect(rule.metrics.map((m) => m.metric)).toEqual(["conversion_rate", "conversion_rate", "revenue_per_visitor", "average_order_value"]);
+  });
+
+  it("without a cap, revenue is summed as it is", async () => {
+    t.store.saveExperience(experience("exp_r", undefined, [{ id: "g_rev", name: "Revenue", kind: "revenue" }]));
+    visit("big", "v_a", START, [["REVENUE", "checkout", START + 1, { revenue_amount: 400 }], ["REVENUE", "checkout", START + 2, { revenue_amount: 300 }]]);
+    const rpv = metric((await results()).rules[0]!, "g_rev", "revenue_per_visitor");
+    expect(rpv.variations[0]).toMatchObject({ revenue: 700, value: 700 });
+  });
+
+  it("the AOV comparison is a ratio test on the sums of revenue, orders and their products", async () => {
+    t.store.saveExperience(experience("exp_r", undefined, [{ id: "g_rev", name: "Revenue", kind: "revenue" }]));
+    const amounts = { v_a: [[10], [20, 30], [40], [15, 25]], v_b: [[30], [60], [20, 40], [50]] };
+    let i = 0;
+    for (const [variation, visitors] of Object.entries(amounts)) {
+      for (const orders of visitors) visit(`buyer-${i++}`, variation, START, orders.map((a, k): Ev => ["REVENUE", "checkout", START + 1 + k, { revenue_amount: a }]));
+    }
+    const aov = metric((await results("exp_r", "?engine=frequentist")).rules[0]!, "g_rev", "average_order_value");
+    const ratio = (visitors: number[][]) => {
+      const m = visitors.map((o) => o.reduce((s, x) => s + x, 0));
+      const d = visitors.map((o) => o.length);
+      const sum = (xs: number[]) => xs.reduce((s, x) => s + x, 0);
+      return {
+        kind: "ratio" as const,
+        n: visitors.length,
+        numerator: { sum: sum(m), sumSquares: sum(m.map((x) => x * x)) },
+        denominator: { sum: sum(d), sumSquares: sum(d.map((x) => x * x)) },
+        sumOfProducts: sum(m.map((x, k) => x * d[k]!)),
+      };
+    };
+    const want = frequentistTest(ratio(amounts.v_a), ratio(amounts.v_b));
+    const got = aov.variations[1]!.comparison!;
+    expect(got.effect).toBeCloseTo(want.effect, 12);
+    expect(got.ci[0]).toBeCloseTo(want.ci[0], 12);
+    expect(got.p_value).toBeCloseTo(want.pValue, 12);
+    expect(aov.variations.map((v) => v.value)).toEqual([140 / 6, 200 / 5]);
+  });
+});
+
+describe("sample-ratio check", () => {
+  /** `a` and `b` visitors exposed to v_a and v_b, in one transaction. */
+  function split(a: number, b: number, probabilities: [number | null, number | null] = [0.5, 0.5]) {
+    const exposure = (ucid: string, variation_id: string, probability: number | null) => ({
+      config_id: "cfg_r",
+      user_customer_id: ucid,
+      user_id: userIdFor(t.account.id, ucid),
+      requested_time: START,
+      variation_id,
+      experience_id: "exp_r",
+      session_id: "s1",
+      probability,
+    });
+    t.store.insertExposures(
+      t.account.id,
+      [
+        ...Array.from({ length: a }, (_, i) => exposure(`a${i}`, "v_a", probabilities[0])),
+        ...Array.from({ length: b }, (_, i) => exposure(`b${i}`, "v_b", probabilities[1])),
+      ],
+      NOW_ISO,
+    );
+  }
+
+  it("flags a broken split (1000 vs 1200 on 50/50: p = 0.000020079)", async () => {
+    t.store.saveExperience(experience());
+    split(1000, 1200);
+    const srm = (await results()).rules[0]!.srm;
+    expect(srm.p_value).toBeCloseTo(0.000020079, 9);
+    expect(srm).toMatchObject({ mismatch: true, observed: [1000, 1200], expected: [1100, 1100] });
+  }, HEAVY_MS);
+
+  it("does not flag a fair split", async () => {
+    t.store.saveExperience(experience());
+    split(1000, 1040);
+    const srm = (await results()).rules[0]!.srm;
+    expect(srm.mismatch).toBe(false);
+    expect(srm.p_value).toBeCloseTo(srmPValue([1000, 1040], [1, 1]), 12);
+  }, HEAVY_MS);
+
+  it("tests against the stored assignment probabilities, not today's weights", async () => {
+    t.store.saveExperience(experience()); // weights 1:1 today
+    split(250, 750, [0.25, 0.75]); // assigned 1:3 at the time
+    const srm = (await results()).rules[0]!.srm;
+    expect(srm).toMatchObject({ mismatch: false, expected: [250, 750] });
+    expect(srm.p_value).toBe(1);
+  }, HEAVY_MS);
+
+  it("falls back to the weights when no probability was stored", async () => {
+    t.store.saveExperience(experience("exp_r", [{ id: "v_a", weight: 1 }, { id: "v_b", weight: 3 }]));
+    split(500, 500, [null, null]);
+    const srm = (await results()).rules[0]!.srm;
+    expect(srm).toMatchObject({ mismatch: true, expected: [250, 750] });
+  }, HEAVY_MS);
+});
+
+describe("corrections and engines", () => {
+  const goals: GoalDefinition[] = [
+    { id: "g1", name: "G1", kind: "track", event_name: "e1" },
+    { id: "g2", name: "G2", kind: "track", event_name: "e2" },
+    { id: "g3", name: "G3", kind: "track", event_name: "e3" },
+  ];
+  /** Three goals with different true effects, three variations. */
+  function seed() {
+    const exp = t.store.saveExperience(experience("exp_r", [{ id: "v_a", weight: 1 }, { id: "v_b", weight: 1 }, { id: "v_c", weight: 1 }], goals));
+    const arms: ArmModel[] = [
+      { variation_id: "v_a", split: 1, rates: { g1: 0.1, g2: 0.1, g3: 0.1 } },
+      { variation_id: "v_b", split: 1, rates: { g1: 0.125, g2: 0.105, g3: 0.1 } },
+      { variation_id: "v_c", split: 1, rates: { g1: 0.1, g2: 0.115, g3: 0.09 } },
+    ];
+    writeSimulation(t.store, t.account.id, simulateVisitors({ experience: exp, rule_id: "rule_r", arms, start: START, days: 5, visitorsPerDay: 1500, seed: 3, returningShare: 0, accountId: t.account.id }), NOW_ISO);
+  }
+  const comparisons = (r: ExperienceResults) => r.rules[0]!.metrics.flatMap((m) => m.variations.slice(1).map((v) => v.comparison!));
+
+  it("Holm (default) and Benjamini–Hochberg adjust across the rule's comparisons; none leaves them", async () => {
+    seed();
+    for (const method of ["holm", "bh"] as const) {
+      const cs = comparisons(await results("exp_r", method === "holm" ? "?engine=frequentist" : `?engine=frequentist&correction=${method}`));
+      expect(cs).toHaveLength(6);
+      const adjusted = adjustPValues(cs.map((c) => c.p_value!), method);
+      cs.forEach((c, i) => {
+        expect(c.adjusted_p_value).toBeCloseTo(adjusted[i]!, 12);
+        expect(c.significant).toBe(adjusted[i]! < 0.05);
+      });
+      expect(cs.some((c) => c.adjusted_p_value! > c.p_value!)).toBe(true);
+    }
+    const none = comparisons(await results("exp_r", "?engine=frequentist&correction=none"));
+    for (const c of none) {
+      expect(c.adjusted_p_value).toBeUndefined();
+      expect(c.significant).toBe(c.p_value! < 0.05);
+    }
+    // Some comparison is significant alone but not after Holm: the correction matters here.
+    const holm = comparisons(await results("exp_r", "?engine=frequentist"));
+    expect(none.some((c, i) => c.significant && !holm[i]!.significant)).toBe(true);
+  }, HEAVY_MS);
+
+  it("sequential (default) is wider than the fixed-horizon test; bayesian gives chance to win and risk", async () => {
+    seed();
+    const seq = await results();
+    const fixed = await results("exp_r", "?engine=frequentist&alpha=0.1");
+    const fixed05 = await results("exp_r", "?engine=frequentist");
+    const bayes = await results("exp_r", "?engine=bayesian");
+    expect([seq.engine, fixed.engine, bayes.engine]).toEqual(["sequential", "frequentist", "bayesian"]);
+    expect(fixed.alpha).toBe(0.1);
+    const width = (c: { ci: [number, number] }) => c.ci[1] - c.ci[0];
+    comparisons(seq).forEach((c, i) => {
+      const f = comparisons(fixed05)[i]!;
+      expect(c.effect).toBeCloseTo(f.effect, 12);
+      expect(width(c)).toBeGreaterThan(width(f));
+      expect(c.p_value!).toBeGreaterThan(f.p_value!);
+      expect(width(comparisons(fixed)[i]!)).toBeLessThan(width(f)); // alpha 0.1: narrower
+    });
+    for (const c of comparisons(bayes)) {
+      expect(c.p_value).toBeUndefined();
+      expect(c.adjusted_p_value).toBeUndefined();
+      expect(c.chance_to_win).toBeGreaterThan(0);
+      expect(c.chance_to_win).toBeLessThan(1);
+      expect(c.risk).toHaveLength(2);
+      expect(c.significant).toBe(c.ci[0] > 0 || c.ci[1] < 0);
+    }
+    const g1b = bayes.rules[0]!.metrics[0]!.variations[1]!.comparison!;
+    expect(g1b.chance_to_win).toBeGreaterThan(0.95);
+  }, HEAVY_MS);
+});
+
+describe("daily series", () => {
+  it("new visitors per day of first exposure and conversions per day of first conversion, gaps filled", async () => {
+    t.store.saveExperience(experience());
+    const day = (d: number, h = 1) => START + d * DAY_MS + h * 3_600_000;
+    visit("a1", "v_a", day(0), [["TRACK", "add_to_cart", day(0, 2)], ["TRACK", "add_to_cart", day(2)]]);
+    visit("a2", "v_a", day(0), [["TRACK", "add_to_cart", day(3)]]);
+    visit("b1", "v_b", day(3), [["PAGE", "/checkout", day(3, 5)]]);
+    visit("b1", "v_b", day(4)); // a later exposure is not a new visitor
+    const daily = (await results()).rules[0]!.daily;
+    expect(daily.map((d) => d.date)).toEqual(["2026-11-01", "2026-11-02", "2026-11-03", "2026-11-04"]);
+    const conv = (g: string, c: number) => ({ g_cart: 0, g_checkout: 0, g_revenue: 0, [g]: c });
+    expect(daily[0]!.variations).toEqual([
+      { variation_id: "v_a", visitors: 2, conversions: conv("g_cart", 1) },
+      { variation_id: "v_b", visitors: 0, conversions: conv("g_cart", 0) },
+    ]);
+    expect(daily[1]!.variations.every((v) => v.visitors === 0)).toBe(true);
+    expect(daily[3]!.variations).toEqual([
+      { variation_id: "v_a", visitors: 0, conversions: conv("g_cart", 1) },
+      { variation_id: "v_b", visitors: 1, conversions: conv("g_checkout", 1) },
+    ]);
+  });
+
+  it("a visitor whose clock is years off does not make a series of thousands of days", async () => {
+    t.store.saveExperience(experience());
+    visit("a", "v_a", Date.UTC(2001, 0, 1));
+    visit("b", "v_a", START);
+    const daily = (await results()).rules[0]!.daily;
+    expect(daily.map((d) => d.date)).toEqual(["2001-01-01", "2026-11-01"]);
+  });
+});
+
+describe("uninformative data", () => {
+  it("no visitors: zeros, comparison null, SRM p 1", async () => {
+    t.store.saveExperience(experience());
+    const r = await results();
+    expect(r.total_visitors).toBe(0);
+    const rule = r.rules[0]!;
+    expect(rule.srm).toMatchObject({ p_value: 1, mismatch: false, observed: [0, 0] });
+    expect(rule.daily).toEqual([]);
+    for (const m of rule.metrics) {
+      for (const v of m.variations) {
+        expect(v).toMatchObject({ visitors: 0, conversions: 0, value: 0, comparison: null });
+      }
+    }
+  });
+
+  it("visitors without conversions, one visitor per arm, and one variation: comparison null, never NaN", async () => {
+    t.store.saveExperience(experience());
+    visit("a", "v_a", START);
+    visit("b", "v_b", START, [["TRACK", "add_to_cart", START + 1]]);
+    for (const engine of ["sequential", "frequentist", "bayesian"]) {
+      const rule = (await results("exp_r", `?engine=${engine}`)).rules[0]!;
+      for (const m of rule.metrics) expect(m.variations[1]!.comparison).toBeNull();
+    }
+    for (let i = 0; i < 20; i++) visit(`x${i}`, "v_b", START); // the control has no conversion: control mean 0
+    expect(metric((await results()).rules[0]!, "g_cart").variations[1]!.comparison).toBeNull();
+
+    t.store.saveExperience(experience("exp_one", [{ id: "v_only", weight: 1 }]));
+    visit("c", "v_only", START, [["TRACK", "add_to_cart", START + 1]], { experience: "exp_one", probability: 1 });
+    const one = (await results("exp_one")).rules[0]!;
+    expect(one.srm).toMatchObject({ p_value: 1, mismatch: false, observed: [1] });
+    expect(metric(one, "g_cart").variations).toEqual([
+      { variation_id: "v_only", name: "V_ONLY", is_control: true, visitors: 1, conversions: 1, value: 1, comparison: null },
+    ]);
+  });
+
+  it("an experience without goals has rules with no metrics; visitors of a removed variation stay out of the rule", async () => {
+    t.store.saveExperience(experience("exp_r", undefined, []));
+    visit("a", "v_a", START);
+    visit("gone", "v_removed", START);
+    const r = await results();
+    expect(r.total_visitors).toBe(2);
+    expect(r.variations.map((v) => [v.variation_id, v.visitors])).toEqual([["v_a", 1], ["v_b", 0], ["v_removed", 1]]);
+    expect(r.rules[0]).toMatchObject({ rule_id: "rule_r", audience_name: "Everyone", metrics: [], srm: { observed: [1, 0] } });
+  });
+});
+
+describe("the query and access", () => {
+  it("refuses bad queries with 400 JSON", async () => {
+    t.store.saveExperience(experience());
+    for (const q of ["engine=magic", "correction=bonferroni", "alpha=0.7", "alpha=0", "alpha=abc", "alpha=-0.05", "alpha=1", "colour=blue", "engine=bayesian&engine=sequential"]) {
+      const res = await call(t.app, owner, "GET", `/api/results/exp_r?${q}`);
+      expect(res.statusCode, q).toBe(400);
+      expect(res.json(), q).toMatchObject({ error: { code: "invalid_body" } });
+    }
+    expect((await results("exp_r", "?alpha=.01&correction=bh&engine=frequentist")).alpha).toBe(0.01);
+  });
+
+  it("a viewer reads results; another account's experience is 404; anonymous is 401", async () => {
+    t.store.saveExperience(experience());
+    await addOperator(t.store, t.account.id, "viewer@test.example", "viewer");
+    const viewer = await signIn(t.app, { email: "viewer@test.example", password: MEMBER_PASSWORD });
+    expect((await results("exp_r", "", viewer)).experience_id).toBe("exp_r");
+    await addOtherAccount(t.store);
+    const other = await signIn(t.app, OTHER.owner);
+    const res = await call(t.app, other, "GET", "/api/results/exp_r");
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toMatchObject({ error: { code: "not_found" } });
+    expect((await call(t.app, null, "GET", "/api/results/exp_r")).statusCode).toBe(401);
+  });
+
+  it("through the client API: the config call's assignment, its summary and the visitor's events", async () => {
+    const post = (path: string, body: unknown) =>
+      t.app.inject({ method: "POST", url: `${path}?cfenc=${DEMO_CLIENT_KEY}`, headers: { "content-type": FORM, origin: SHOP_ORIGIN }, payload: JSON.stringify(body) });
+    const visitor = "client-visitor";
+    const answer = (await post("/v1/users/configs/", { user: user(visitor), current_page_path: "/products/gentle-baby-wash", current_domain: "littlesprouts.localhost" })).json() as ConfigsResponse;
+    const config = Object.values(answer.configs).find((c) => c.experience_behaviour_response?.experience_id === "exp_price_message")!;
+    expect(config).toBeDefined();
+    const summary = {
+      config_id: config.config_id,
+      user_customer_id: visitor,
+      requested_time: FIXED_NOW,
+      variation_id: config.variation_id,
+      experience_id: "exp_price_message",
+      rule_id: "rule_price_everyone",
+      session_id: "s1",
+    };
+    expect((await post("/v1/config/request/summary/", { user: user(visitor), summaries: [summary] })).statusCode).toBe(200);
+    const event = (type: string, name: string, ts: number, properties: Record<string, unknown> = {}) => ({
+      event_type: type,
+      name,
+      event_customer_id: `littlesprouts.localhost|${name}`,
+      domain: "littlesprouts.localhost",
+      insert_id: `e-${type}-${ts}`,
+      event_timestamp: ts,
+      session_id: "s1",
+      properties: { page_path: "/products/gentle-baby-wash", ...properties },
+    });
+    const events = [
+      event("TRACK", "add_to_cart", FIXED_NOW - 60_000), // before exposure
+      event("TRACK", "add_to_cart", FIXED_NOW + 1000),
+      event("PAGE", "/checkout", FIXED_NOW + 2000, { page_path: "/checkout" }),
+      event("REVENUE", "revenue", FIXED_NOW + 3000, { revenue_amount: 612 }),
+    ];
+    expect((await post("/v1/cfe/", { user: user(visitor), events })).statusCode).toBe(200);
+
+    const rule = (await results("exp_price_message")).rules[0]!;
+    const mine = (m: MetricResult) => m.variations.find((v) => v.variation_id === config.variation_id)!;
+    expect(rule.srm.observed.reduce((s, n) => s + n, 0)).toBe(1);
+    expect(mine(metric(rule, "goal_add_to_cart"))).toMatchObject({ visitors: 1, conversions: 1 });
+    expect(metric(rule, "goal_add_to_cart").cuped).toBe(true);
+    expect(mine(metric(rule, "goal_checkout"))).toMatchObject({ conversions: 1 });
+    expect(mine(metric(rule, "goal_revenue", "revenue_per_visitor"))).toMatchObject({ revenue: 500, value: 500 }); // capped at 500
+    // The stored probability (0.5) is what the SRM check expects.
+    expect(rule.srm.expected).toEqual([0.5, 0.5]);
+  });
+});
