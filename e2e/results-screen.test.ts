@@ -319,10 +319,11 @@ describe("results screen", () => {
     await page.getByRole("radio", { name: "Bayesian" }).check();
     await expect.poll(() => section.getByRole("columnheader", { name: "Chance to win" }).count()).toBe(1);
     expect(await section.getByRole("columnheader", { name: /p-value/ }).count()).toBe(0);
-    await expect.poll(() => treatmentRow.getByTestId("certainty").innerText()).toMatch(/^(99\.\d|100\.0)%\s*Significant$/);
+    await expect.poll(() => treatmentRow.getByTestId("certainty").innerText()).toMatch(/^(> 99\.9|99\.\d)%\s*Expected loss \d\.\d\d%\s*Significant$/);
     expect(new URL(page.url()).searchParams.get("engine")).toBe("bayesian");
     // The correction applies to p-values only.
     expect(await page.getByLabel("Correction across goals").isDisabled()).toBe(true);
+    await page.screenshot({ path: join(SCREENSHOTS, "results-bayesian.png") });
 
     // A shared link opens on the same engine.
     const shared = await context.newPage();

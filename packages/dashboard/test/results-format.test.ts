@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  formatChance,
   formatCount,
   formatInterval,
   formatLift,
@@ -36,6 +37,9 @@ describe("results formats", () => {
     expect(formatPValue(1)).toBe("1.000");
     expect(formatPValue(Number.NaN)).toBe("—");
     expect(formatPStatement(0.04567)).toBe("p = 0.046");
+    expect(formatChance(0.97)).toBe("97.0%");
+    expect(formatChance(0.99995)).toBe("> 99.9%");
+    expect(formatChance(0.00002)).toBe("< 0.1%");
     expect(formatPStatement(0.00001)).toBe("p < 0.001");
   });
 });

@@ -1,7 +1,7 @@
 // The experiences list's "headline result" cell: the primary goal's best variation, its lift and
 // how sure we are. Props are kept stable: the list renders <HeadlineResult experienceId={id} />.
 import { useExperienceResults } from "../../api/results";
-import { formatCount, formatLift, formatPStatement, formatPercent } from "./format";
+import { formatCount, formatLift, formatChance, formatPStatement } from "./format";
 import { pickHeadline } from "./headline";
 import "./results.css";
 
@@ -39,7 +39,7 @@ export function HeadlineResult({ experienceId }: { experienceId: string }) {
 
   const certainty =
     headline.chanceToWin !== undefined
-      ? `${formatPercent(headline.chanceToWin)} chance to win`
+      ? `${formatChance(headline.chanceToWin)} chance to win`
       : headline.pValue !== undefined
         ? formatPStatement(headline.pValue)
         : null;

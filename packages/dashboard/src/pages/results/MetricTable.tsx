@@ -13,8 +13,9 @@ import {
   METRIC_LABELS,
   formatCount,
   formatMetricValue,
+  formatChance,
   formatPValue,
-  formatPercent,
+  formatPercentPrecise,
 } from "./format";
 import { LiftBar } from "./LiftBar";
 import { liftHalfWidth } from "./lift-scale";
@@ -105,17 +106,24 @@ export function MetricTable({
         const text =
           engine === "bayesian"
             ? c.chance_to_win !== undefined
-              ? formatPercent(c.chance_to_win)
+              ? formatChance(c.chance_to_win)
               : "—"
             : formatPValue(
                 (correction !== "none" ? c.adjusted_p_value : undefined) ?? c.p_value ?? NaN,
               );
+        // Bayesian: the expected loss (relative) if this variation is chosen and is worse.
+        const risk = engine === "bayesian" && c.risk ? c.risk[1] : undefined;
         return (
           <span
             className={`certainty${c.significant ? " certainty--significant" : ""}`}
             data-testid="certainty"
           >
             {text}
+            {risk !== undefined ? (
+              <span className="certainty__risk" data-testid="risk">
+                Expected loss {formatPercentPrecise(risk)}
+              </span>
+            ) : null}
             {c.significant ? <span className="certainty__flag">Significant</span> : null}
           </span>
         );

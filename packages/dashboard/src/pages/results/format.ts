@@ -68,6 +68,14 @@ export function formatPValue(value: number): string {
   return value.toFixed(3);
 }
 
+/** A chance to win: never "100.0%" nor "0.0%", which would claim certainty the model has not. */
+export function formatChance(value: number): string {
+  if (!finite(value)) return "—";
+  if (value > 0.999) return "> 99.9%";
+  if (value < 0.001) return "< 0.1%";
+  return formatPercent(value);
+}
+
 /** "p = 0.046", "p < 0.001": a p-value inside a sentence. */
 export function formatPStatement(value: number): string {
   const text = formatPValue(value);
