@@ -17,4 +17,7 @@ await build({
   external,
   sourcemap: true,
   logLevel: "warning",
+  // Bundled CommonJS code may require() Node built-ins at run time (@storefit/stats' stdlib
+  // t-quantile pulls in `debug`, which requires "tty"); an ES module has no `require` of its own.
+  banner: { js: 'import { createRequire as __storefitCreateRequire } from "node:module"; const require = __storefitCreateRequire(import.meta.url);' },
 });
