@@ -93,6 +93,7 @@ describe("audiences", () => {
     await page.getByRole("button", { name: "Create audience" }).click();
     await page.waitForURL(/\?audience=aud_/);
     audienceId = new URL(page.url()).searchParams.get("audience")!;
+    await expect.poll(() => page.getByTestId("audience-saved").innerText()).toContain("Created.");
     const stored = stack.store.getAudience(ACCOUNT_ID, audienceId);
     expect(stored).toMatchObject({ name: "Spring campaign on phones", condition: expected });
   });
@@ -115,6 +116,8 @@ describe("audiences", () => {
     const json = page.getByTestId("condition-json");
     await json.fill(JSON.stringify({ $or: [{ cf_device_type: "tablet" }, { tags: { $all: ["vip", "gold"] } }] }));
     await expect.poll(() => page.getByLabel("Visitors who match").inputValue()).toBe("any");
+    // Unsaved now: the "Created." notice is gone.
+    expect(await page.getByTestId("audience-saved").count()).toBe(0);
     await expect.poll(() => page.getByLabel("Value of rule 1").inputValue()).toBe("tablet");
     await expect.poll(() => page.getByLabel("Attribute of rule 2").inputValue()).toBe("tags");
     await expect.poll(() => page.getByLabel("Comparison of rule 2").inputValue()).toBe("has_all");
@@ -196,7 +199,9 @@ describe("audiences", () => {
 
     // Changing the audience in the dashboard changes who gets it, on the next visit.
     await page.getByLabel("Value of rule 2 (comma-separated)").fill("autumn");
+    expect(await page.getByTestId("audience-saved").count()).toBe(0);
     await page.getByRole("button", { name: "Save audience" }).click();
+    await expect.poll(() => page.getByTestId("audience-saved").innerText()).toContain("Saved.");
     await eventually(
       () => JSON.stringify((stack.store.getAudience(ACCOUNT_ID, audienceId) as Audience).condition).includes("autumn"),
       10_000,

@@ -3,7 +3,7 @@
 // The JSON view is the source of truth while the condition is one the builder cannot show.
 import { useEffect, useId, useState } from "react";
 import { FormProvider, useFieldArray, useForm } from "react-hook-form";
-import { Link, useNavigate } from "react-router";
+import { Link, useLocation, useNavigate } from "react-router";
 import type { Audience, Condition } from "@storefit/contract";
 import { useAudience, useCreateAudience, useDeleteAudience, useUpdateAudience } from "../../api/audiences";
 import { PageHeader } from "../../components/PageHeader";
@@ -53,7 +53,10 @@ function initialState(audience: Audience | undefined): { builder: BuilderState |
 function AudienceEditor({ audience, canEdit }: { audience: Audience | undefined; canEdit: boolean }) {
   const id = useId();
   const navigate = useNavigate();
+  // Set when the editor was opened right after creating this audience (see onSuccess below).
+  const justCreated = (useLocation().state as { created?: boolean } | null)?.created === true;
   const [initial] = useState(() => initialState(audience));
+  const [savedJson, setSavedJson] = useState(() => (audience ? JSON.stringify(audience.condition) : null));
   const form = useForm<AudienceFormValues>({
     defaultValues: {
       name: audience?.name ?? "",
@@ -133,8 +136,9 @@ function AudienceEditor({ audience, canEdit }: { audience: Audience | undefined;
     const input = { name: values.name.trim(), description: values.description.trim(), condition };
     const options = {
       onSuccess: (saved: Audience) => {
+        setSavedJson(JSON.stringify(saved.condition));
         form.reset({ ...values, name: saved.name, description: saved.description });
-        if (!audience) void navigate(audienceHref(saved.id), { replace: true });
+        if (!audience) void navigate(audienceHref(saved.id), { replace: true, state: { created: true } });
       },
     };
     if (audience) update.mutate({ id: audience.id, input }, options);
@@ -162,9 +166,9 @@ function AudienceEditor({ audience, canEdit }: { audience: Audience | undefined;
                   Could not save: {save.error.message}
                 </p>
               ) : null}
-              {save.isSuccess && !form.formState.isDirty ? (
-                <p className="notice notice--success" role="status">
-                  Saved.
+              {(save.isSuccess || justCreated) && !form.formState.isDirty && savedJson === JSON.stringify(condition) ? (
+                <p className="notice notice--success" role="status" data-testid="audience-saved">
+                  {save.isSuccess ? "Saved." : "Created."} Rules that use this audience apply it from the next page view.
                 </p>
               ) : null}
               <div className="field">
