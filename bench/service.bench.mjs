@@ -212,6 +212,8 @@ await build({
   conditions: ["source"],
   external: ["fastify", "@fastify/*", "better-sqlite3"],
   logLevel: "warning",
+  // As packages/server/build.mjs: bundled CommonJS (the stats engine's stdlib) requires built-ins.
+  banner: { js: 'import { createRequire as __storefitCreateRequire } from "node:module"; const require = __storefitCreateRequire(import.meta.url);' },
 });
 
 // BENCH_SERVICE_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the service.
