@@ -451,6 +451,25 @@ describe("results screen", () => {
     await context.close();
   });
 
+  it("shows a loading state until the service answers", async () => {
+    const context = await operatorContext();
+    const page = await context.newPage();
+    // The real request, held back until the loading state has been seen.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route("**/api/results/**", async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`${stack.apiUrl}/experiences/${PRICE.id}/results`);
+    await expect.poll(() => page.getByRole("status").filter({ hasText: "Computing results…" }).count(), { timeout: 15_000 }).toBe(1);
+    expect(await page.getByTestId("variation-row").count()).toBe(0);
+    release();
+    await variationRow(page, "goal_add_to_cart", PRICE.treatment).waitFor({ timeout: 15_000 });
+    expect(await page.getByText("Computing results…").count()).toBe(0);
+    await context.close();
+  });
+
   it("says so when nobody has seen the experience yet", async () => {
     const { context, page } = await openResults("exp_uk_tax_line");
     await expect.poll(() => page.getByText("No visitors yet").count(), { timeout: 15_000 }).toBe(1);
