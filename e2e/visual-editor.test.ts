@@ -372,6 +372,38 @@ describe("visual editor", () => {
     await expect.poll(() => visit.locator(".product-perks").evaluate((el) => getComputedStyle(el).display)).toBe("none");
   });
 
+  it("previews and edits each device's sub-variation of a device-specific behaviour", async () => {
+    // The seeded gallery experience shows one image on phones and another on desktops.
+    const page = await operator();
+    const gallery = DEMO_PAGES.find((p) => p.domain === DEMO_DOMAIN && p.element_hint === "media")!;
+    const handle = gallery.page_path.split("/").pop()!;
+    const image = (n: number) => `/images/${handle}-${n}.svg`;
+    const before = await api(page.request, "GET", "/api/experiences/exp_gallery_device");
+    const frame = await openEditor(page, "exp_gallery_device", "var_gallery_device", stack.shopUrl(gallery.page_path));
+    const src = () => frame.locator("#product-media-main").getAttribute("src");
+    await expect.poll(src).toBe(image(3));
+    await page.getByRole("button", { name: "Mobile" }).click();
+    await expect.poll(src).toBe(image(2));
+    expect(await page.getByTestId("device-note").innerText()).toContain("mobile width");
+
+    await frame.locator("#product-media-main").click();
+    await expect.poll(() => selectedPath(page)).toBe("#product-media-main");
+    const field = page.getByLabel("Image address (src)");
+    await expect.poll(() => field.inputValue()).toBe(image(2));
+    await field.fill(image(1));
+    await expect.poll(src).toBe(image(1));
+    await page.getByRole("button", { name: "Desktop" }).click();
+    await expect.poll(src).toBe(image(3));
+    await expect.poll(() => field.inputValue()).toBe(image(3));
+
+    await page.getByRole("button", { name: "Save variation" }).click();
+    await expect.poll(() => page.getByTestId("save-status").innerText()).toBe("Saved");
+    const [was, now] = [before, await api(page.request, "GET", "/api/experiences/exp_gallery_device")].map((e) => variationsOf(e)[0]!.configs);
+    const onPage = (c: ConfigDefinition) => c.properties?.page_path === gallery.page_path;
+    expect(now!.find(onPage)!.variation).toEqual({ mobile: { src: image(1) }, desktop: { src: image(3) } });
+    expect(now!.filter((c) => !onPage(c))).toEqual(was!.filter((c) => !onPage(c)));
+  });
+
   it("ignores messages that are not from the editor frame on the shop's origin", async () => {
     const page = await operator();
     const experience = await createExperience(page, "Forgery", [{ name: "Only", configs: [] }]);

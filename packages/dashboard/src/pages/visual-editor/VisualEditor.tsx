@@ -19,9 +19,11 @@ import { paths } from "../../paths";
 import { ElementPanel } from "./ElementPanel";
 import type { Edit } from "./ElementPanel";
 import { PopupForm } from "./PopupForm";
-import type { ChangeScope, EditorState, FrameLocation } from "./model";
+import type { ChangeScope, EditorState, FrameLocation, VariationContext } from "./model";
 import {
   describeConfig,
+  deviceEdit,
+  deviceView,
   editElement,
   editorReducer,
   elementConfigIndex,
@@ -55,7 +57,7 @@ const NAV_LABELS: readonly (readonly [SelectionDirection, string, string])[] = [
   ["next", "Next sibling", "Alt+→"],
 ];
 
-type VariationOption = { id: string; label: string };
+type VariationOption = { id: string; label: string; context: VariationContext };
 
 function variationOptions(experience: ExperienceDetail): VariationOption[] {
   const many = experience.rules.length > 1;
@@ -63,6 +65,11 @@ function variationOptions(experience: ExperienceDetail): VariationOption[] {
     rule.behaviour.variations.map((v) => ({
       id: v.id,
       label: many ? `${rule.audience_name ?? rule.behaviour.name} · ${v.name}` : v.name,
+      context: {
+        experienceId: experience.id,
+        behaviourId: rule.behaviour.id,
+        deviceSpecific: !!rule.behaviour.config_modifications?.device_specific,
+      },
     })),
   );
 }
@@ -246,9 +253,11 @@ export function VisualEditor({
   // ---- the chosen variation, previewed live ----
   const history = state.histories[variationId];
   const configs = useMemo(() => history?.present ?? [], [history]);
+  const context = variations.find((v) => v.id === variationId)?.context;
+  const deviceSpecific = !!context?.deviceSpecific;
   const shown = useMemo(
-    () => (location ? previewConfigs(configs, variationId, location) : []),
-    [configs, variationId, location],
+    () => (location && context ? previewConfigs(configs, variationId, context, location) : []),
+    [configs, variationId, context, location],
   );
   const shownKey = JSON.stringify(shown);
   useEffect(() => {
@@ -267,11 +276,13 @@ export function VisualEditor({
   const editSelected = useCallback(
     (key: string | null, e: Edit) => {
       if (!selection || !location) return;
-      edit(key && `${selection.path}:${key}`, (c) =>
-        editElement(c, selection.path, location, scope, e),
+      // A device-specific behaviour: element fields edited in this width are this device's.
+      const change = deviceSpecific ? deviceEdit(device, e) : e;
+      edit(key && `${device}:${selection.path}:${key}`, (c) =>
+        editElement(c, selection.path, location, scope, change),
       );
     },
-    [edit, selection, location, scope],
+    [edit, selection, location, scope, deviceSpecific, device],
   );
   const undo = useCallback(() => dispatch({ type: "undo", variationId }), [variationId]);
   const redo = useCallback(() => dispatch({ type: "redo", variationId }), [variationId]);
@@ -591,6 +602,12 @@ export function VisualEditor({
                 </button>
               ))}
             </div>
+            {deviceSpecific ? (
+              <p className="notice" data-testid="device-note">
+                This variation changes elements per device: content, image, link, style and class
+                edits apply to the {device} width shown; other changes apply to both.
+              </p>
+            ) : null}
             <div className="ve-field ve-field--inline">
               <label className="ve-field__label" htmlFor={ids.scope}>
                 New changes apply on
@@ -609,9 +626,13 @@ export function VisualEditor({
 
           {selection ? (
             <ElementPanel
-              key={`${variationId} ${selection.path}`}
+              key={`${variationId} ${selection.path} ${deviceSpecific ? device : ""}`}
               selection={selection}
-              variation={variationOf(selectedConfig)}
+              variation={
+                deviceSpecific
+                  ? deviceView(variationOf(selectedConfig), device)
+                  : variationOf(selectedConfig)
+              }
               onEdit={editSelected}
             />
           ) : (

@@ -6,6 +6,7 @@ import type {
   Config,
   ConfigDefinition,
   CustomfitMeta,
+  EditorDevice,
   HtmlElementVariation,
   PageTarget,
   Template,
@@ -42,15 +43,69 @@ export function pageTargeted(pages: PageTarget[], location: FrameLocation): bool
   return pages.some((p) => matchPage(p, location));
 }
 
+/** The variation's place in the experience, as the config call answers it with each config. */
+export type VariationContext = {
+  experienceId: string;
+  behaviourId: string;
+  /** spec §3 config_modifications.device_specific: the script applies `mobile` / `desktop`. */
+  deviceSpecific: boolean;
+};
+
 /** What the bridge previews: the variation's configs on this page, as the config call answers them. */
 export function previewConfigs(
   configs: ConfigDefinition[],
   variationId: string,
+  context: VariationContext,
   location: FrameLocation,
 ): Config[] {
   return configs
     .filter((c) => configOnPage(c, location))
-    .map((c) => ({ ...c, variation_id: variationId }));
+    .map((c) => ({
+      ...c,
+      variation_id: variationId,
+      // The apply engine picks a device's sub-variation only when the behaviour says so.
+      experience_behaviour_response: {
+        experience_id: context.experienceId,
+        behaviour_id: context.behaviourId,
+        config_modifications: { device_specific: context.deviceSpecific },
+      },
+    }));
+}
+
+const ELEMENT_KEYS_OUTSIDE_DEVICE = new Set(["mobile", "desktop", "customfit_meta"]);
+
+/**
+ * An edit made while previewing one device of a device-specific behaviour: the panel sees the
+ * element's changes as that device gets them (`{...base, ...variation[device]}`), and what the
+ * edit changes among the element fields goes to `variation[device]`; customfit_meta (moves,
+ * clicks, templates) stays shared, as the script applies it for both.
+ */
+export function deviceEdit(
+  device: EditorDevice,
+  edit: (v: HtmlElementVariation) => HtmlElementVariation,
+): (v: HtmlElementVariation) => HtmlElementVariation {
+  return (v) => {
+    const merged = deviceView(v, device);
+    const out = edit(merged);
+    const sub: Record<string, unknown> = {};
+    for (const [k, value] of Object.entries(out))
+      if (
+        !ELEMENT_KEYS_OUTSIDE_DEVICE.has(k) &&
+        JSON.stringify(value) !== JSON.stringify(v[k as keyof HtmlElementVariation])
+      )
+        sub[k] = value;
+    const cleaned = tidy(sub as HtmlElementVariation);
+    const next: HtmlElementVariation = { ...v, customfit_meta: out.customfit_meta };
+    if (Object.keys(cleaned).length) next[device] = cleaned;
+    else delete next[device];
+    return next;
+  };
+}
+
+/** The element's changes as `device` gets them in a device-specific behaviour. */
+export function deviceView(v: HtmlElementVariation, device: EditorDevice): HtmlElementVariation {
+  const { mobile: _m, desktop: _d, ...base } = v;
+  return { ...base, ...(v[device] ?? {}) };
 }
 
 const isHtmlElement = (c: ConfigDefinition) =>
@@ -110,6 +165,10 @@ export function tidy(v: HtmlElementVariation): HtmlElementVariation {
       delete out.cf_classes_add;
       delete out.cf_classes_remove;
     }
+  }
+  for (const d of ["mobile", "desktop"] as const) {
+    const sub = out[d];
+    if (sub && Object.keys(sub).length === 0) delete out[d];
   }
   if (out.customfit_meta) {
     const m: CustomfitMeta = { ...out.customfit_meta };
