@@ -234,6 +234,23 @@ describe("account settings", () => {
     expect((await withKey()).status).toBe(401);
   });
 
+  it("changes a member's role, keeps the last owner, and removes a member", async () => {
+    const ownerRow = page.getByTestId("member-row").filter({ hasText: "owner@e2e.example" });
+    await ownerRow.getByLabel("Role of owner@e2e.example").selectOption("viewer");
+    await expect.poll(() => ownerRow.getByRole("alert").innerText()).toBe("The account must keep at least one owner");
+    expect(stack.store.getOperatorByEmail("owner@e2e.example")!.role).toBe("owner");
+
+    const viewerRow = page.getByTestId("member-row").filter({ hasText: VIEWER.email });
+    await viewerRow.getByLabel(`Role of ${VIEWER.email}`).selectOption("editor");
+    await expect.poll(() => stack.store.getOperatorByEmail(VIEWER.email)?.role).toBe("editor");
+    await viewerRow.getByRole("button", { name: `Remove ${VIEWER.email}…` }).click();
+    await viewerRow.getByRole("button", { name: `Remove ${VIEWER.email}`, exact: true }).click();
+    await expect.poll(() => viewerRow.count()).toBe(0);
+    expect(stack.store.getOperatorByEmail(VIEWER.email)).toBeNull();
+    // Only yourself is not removable here.
+    expect(await ownerRow.getByRole("button", { name: /^Remove/ }).count()).toBe(0);
+  });
+
   it("works at 390 px", async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.reload();
