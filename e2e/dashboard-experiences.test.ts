@@ -45,7 +45,10 @@ afterAll(async () => {
 });
 
 async function dashboard(width = 1280, height = 900) {
-  const context = await browser.newContext({ viewport: { width, height }, permissions: ["clipboard-read", "clipboard-write"] });
+  const context = await browser.newContext({
+    viewport: { width, height },
+    permissions: ["clipboard-read", "clipboard-write"],
+  });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(String(e)));
@@ -73,7 +76,8 @@ async function titleIsStable(url: string, expected: string): Promise<void> {
   await expect.poll(() => titleSeenAt(url), { timeout: 15_000 }).toBe(expected);
 }
 
-const currentExperienceId = (page: Page) => decodeURIComponent(new URL(page.url()).pathname.split("/")[2] ?? "");
+const currentExperienceId = (page: Page) =>
+  decodeURIComponent(new URL(page.url()).pathname.split("/")[2] ?? "");
 
 describe("experiences in the dashboard", () => {
   it("lists every experience with status, kind, pages, traffic and result", async () => {
@@ -86,11 +90,15 @@ describe("experiences in the dashboard", () => {
     expect(await price.getByTestId("status-badge").getAttribute("data-status")).toBe("running");
     expect(await price.innerText()).toContain("A/B test");
     expect(await price.innerText()).toContain("/products/");
-    await expect.poll(() => price.getByTestId("headline-result").count(), { timeout: 10_000 }).toBe(1);
+    await expect
+      .poll(() => price.getByTestId("headline-result").count(), { timeout: 10_000 })
+      .toBe(1);
     await page.screenshot({ path: join(SCREENSHOTS, "experiences.png"), fullPage: true });
 
     await page.setViewportSize({ width: 390, height: 844 });
-    await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await expect
+      .poll(() => page.evaluate(() => document.documentElement.scrollWidth))
+      .toBeLessThanOrEqual(390);
     await page.screenshot({ path: join(SCREENSHOTS, "experiences-390.png"), fullPage: true });
     expect(errors).toEqual([]);
     await context.close();
@@ -108,9 +116,15 @@ describe("experiences in the dashboard", () => {
     await target.getByLabel("Page path or pattern").fill(PRODUCT_PATH);
     expect(await target.getByLabel("Domain", { exact: true }).inputValue()).toBe(DEMO_DOMAIN);
     await page.getByLabel("Test a URL").fill(stack.shopUrl(`${PRODUCT_PATH}?utm_source=mail`));
-    await expect.poll(() => page.getByTestId("url-test-result").innerText()).toContain("Runs on this page");
-    await page.getByLabel("Test a URL").fill(stack.shopUrl("/products/tear-free-shampoo-and-body-wash"));
-    await expect.poll(() => page.getByTestId("url-test-result").innerText()).toContain("Does not run on this page");
+    await expect
+      .poll(() => page.getByTestId("url-test-result").innerText())
+      .toContain("Runs on this page");
+    await page
+      .getByLabel("Test a URL")
+      .fill(stack.shopUrl("/products/tear-free-shampoo-and-body-wash"));
+    await expect
+      .poll(() => page.getByTestId("url-test-result").innerText())
+      .toContain("Does not run on this page");
 
     // Two variations (the defaults): the control counts exposures and changes nothing; B rewrites the title.
     const variations = page.getByTestId("variation");
@@ -133,13 +147,19 @@ describe("experiences in the dashboard", () => {
     await goal.getByLabel("Counts").selectOption("track");
     await goal.getByLabel("Event name").fill("add_to_cart");
 
-    const created = page.waitForResponse((r) => r.url().endsWith("/api/experiences") && r.request().method() === "POST");
+    const created = page.waitForResponse(
+      (r) => r.url().endsWith("/api/experiences") && r.request().method() === "POST",
+    );
     await page.getByRole("button", { name: "Create experience" }).click();
     expect((await created).status()).toBe(201);
     await page.waitForURL(/\/experiences\/exp_/);
     const id = currentExperienceId(page);
     const stored = stack.store.getExperience(ACCOUNT_ID, id)!;
-    expect(stored).toMatchObject({ status: "draft", kind: "ab_test", pages: [{ domain: DEMO_DOMAIN, page_path: PRODUCT_PATH, page_match: "exact_match" }] });
+    expect(stored).toMatchObject({
+      status: "draft",
+      kind: "ab_test",
+      pages: [{ domain: DEMO_DOMAIN, page_path: PRODUCT_PATH, page_match: "exact_match" }],
+    });
     const [controlVar, treatmentVar] = stored.rules[0]!.behaviour.variations;
     expect(treatmentVar!.configs[0]).toMatchObject({
       variation_data_type: "HTML_ELEMENT",
@@ -147,7 +167,9 @@ describe("experiences in the dashboard", () => {
       variation: { innerHTML: NEW_TITLE },
     });
     expect(controlVar!.configs[0]!.variation).toEqual({ customfit_meta: { is_default: true } });
-    expect(stored.goals).toMatchObject([{ name: "Add to cart", kind: "track", event_name: "add_to_cart" }]);
+    expect(stored.goals).toMatchObject([
+      { name: "Add to cart", kind: "track", event_name: "add_to_cart" },
+    ]);
 
     // A draft runs for nobody.
     const productUrl = stack.shopUrl(PRODUCT_PATH);
@@ -155,7 +177,9 @@ describe("experiences in the dashboard", () => {
 
     // Start it: new shoppers see one variation each, and across shoppers both.
     await page.getByTestId("status-running").click();
-    await expect.poll(() => page.getByTestId("status-badge").getAttribute("data-status")).toBe("running");
+    await expect
+      .poll(() => page.getByTestId("status-badge").getAttribute("data-status"))
+      .toBe("running");
     const seen = new Set<string>();
     for (let i = 0; i < 16 && seen.size < 2; i++) {
       const title = await titleSeenAt(productUrl);
@@ -166,19 +190,29 @@ describe("experiences in the dashboard", () => {
 
     // Preview links force one variation for a fresh visitor.
     await page.getByLabel("Shop page to preview on").fill(productUrl);
-    const link = await page.getByRole("textbox", { name: "Preview link of Variation B" }).inputValue();
-    expect(new URL(link).searchParams.get("customfit_desired_experiences")).toBe(`${id}:${treatmentVar!.id}`);
+    const link = await page
+      .getByRole("textbox", { name: "Preview link of Variation B" })
+      .inputValue();
+    expect(new URL(link).searchParams.get("customfit_desired_experiences")).toBe(
+      `${id}:${treatmentVar!.id}`,
+    );
     for (let i = 0; i < 3; i++) expect(await titleSeenAt(link)).toBe(NEW_TITLE);
     await page.getByRole("button", { name: "Copy the preview link of Variation B" }).click();
     await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(link);
-    const controlLink = await page.getByRole("textbox", { name: "Preview link of Control" }).inputValue();
+    const controlLink = await page
+      .getByRole("textbox", { name: "Preview link of Control" })
+      .inputValue();
     expect(await titleSeenAt(controlLink)).toBe(ORIGINAL_TITLE);
     const visualEditor = treatment.getByRole("link", { name: "Open visual editor" });
-    expect(await visualEditor.getAttribute("href")).toBe(`/experiences/${id}/visual?variation=${treatmentVar!.id}`);
+    expect(await visualEditor.getAttribute("href")).toBe(
+      `/experiences/${id}/visual?variation=${treatmentVar!.id}`,
+    );
 
     // Pause: the shop is back to the original for everyone.
     await page.getByTestId("status-paused").click();
-    await expect.poll(() => page.getByTestId("status-badge").getAttribute("data-status")).toBe("paused");
+    await expect
+      .poll(() => page.getByTestId("status-badge").getAttribute("data-status"))
+      .toBe("paused");
     expect(stack.store.getExperience(ACCOUNT_ID, id)!.status).toBe("paused");
     for (let i = 0; i < 4; i++) await titleIsStable(productUrl, ORIGINAL_TITLE);
     expect(errors).toEqual([]);
@@ -208,7 +242,11 @@ describe("experiences in the dashboard", () => {
     // The message sits at its input too, tied to it for screen readers.
     const name = page.getByLabel("Name", { exact: true });
     expect(await name.getAttribute("aria-invalid")).toBe("true");
-    expect(await page.locator(`#${(await name.getAttribute("aria-describedby"))!.replace(/:/g, "\\:")}`).innerText()).toBe("The name is required.");
+    expect(
+      await page
+        .locator(`#${(await name.getAttribute("aria-describedby"))!.replace(/:/g, "\\:")}`)
+        .innerText(),
+    ).toBe("The name is required.");
     expect(posts).toEqual([]);
 
     // Valid for the form, refused by the service: a NUMBER config whose value is text, as JSON.
@@ -218,11 +256,22 @@ describe("experiences in the dashboard", () => {
     await variation.getByRole("button", { name: "Edit as JSON" }).click();
     await variation
       .getByLabel("Config (JSON)")
-      .fill(JSON.stringify({ config_customer_id: "n", config_id: "n", variation_data_type: "NUMBER", variation: "ten" }));
-    const refused = page.waitForResponse((r) => r.url().endsWith("/api/experiences") && r.request().method() === "POST");
+      .fill(
+        JSON.stringify({
+          config_customer_id: "n",
+          config_id: "n",
+          variation_data_type: "NUMBER",
+          variation: "ten",
+        }),
+      );
+    const refused = page.waitForResponse(
+      (r) => r.url().endsWith("/api/experiences") && r.request().method() === "POST",
+    );
     await page.getByRole("button", { name: "Create experience" }).click();
     expect((await refused).status()).toBe(400);
-    await expect.poll(() => page.getByTestId("save-error").innerText()).toMatch(/The service did not save it: .+/);
+    await expect
+      .poll(() => page.getByTestId("save-error").innerText())
+      .toMatch(/The service did not save it: .+/);
     expect(page.url()).toMatch(/\/experiences\/new$/);
 
     // Unsaved edits: closing the tab asks first.
@@ -245,30 +294,56 @@ describe("experiences in the dashboard", () => {
     expect(await page.getByLabel("Template id").first().inputValue()).toBe("tpl_welcome_us");
     expect(await page.getByLabel("Show", { exact: true }).first().inputValue()).toBe("on_entry");
     expect(await page.getByLabel("Stay closed").first().inputValue()).toBe("next_session");
-    expect(await page.getByTestId("rule").first().getByLabel("Audience").inputValue()).toBe("aud_first_time_visitors");
+    expect(await page.getByTestId("rule").first().getByLabel("Audience").inputValue()).toBe(
+      "aud_first_time_visitors",
+    );
 
     await page.getByRole("button", { name: "Add rule" }).click();
     const second = page.getByTestId("rule").nth(1);
     await second.getByLabel("Behaviour name").fill("Everyone else");
     await second.getByLabel("Traffic allocation (%)").fill("25");
     await page.getByRole("button", { name: "Move rule 2 up" }).click();
-    expect(await page.getByTestId("rule").first().getByLabel("Behaviour name").inputValue()).toBe("Everyone else");
-    const saved = page.waitForResponse((r) => r.url().endsWith("/api/experiences/exp_welcome_popup") && r.request().method() === "PUT");
+    expect(await page.getByTestId("rule").first().getByLabel("Behaviour name").inputValue()).toBe(
+      "Everyone else",
+    );
+    const saved = page.waitForResponse(
+      (r) =>
+        r.url().endsWith("/api/experiences/exp_welcome_popup") && r.request().method() === "PUT",
+    );
     await page.getByRole("button", { name: "Save changes" }).click();
     expect((await saved).status()).toBe(200);
     const rules = stack.store.getExperience(ACCOUNT_ID, "exp_welcome_popup")!.rules;
     await page.goto(`${stack.apiUrl}/experiences/exp_gallery_device`);
     const firstConfig = page.getByRole("region", { name: /^Config 1/ }).first();
+    // Four configs (one per gallery page) start folded.
+    expect(await firstConfig.getByLabel("Element (CSS path)").count()).toBe(0);
+    await firstConfig.getByRole("button", { name: /^Config 1: #product-media-main/ }).click();
     await firstConfig.getByText("Mobile and desktop sub-variations").click();
     expect(await firstConfig.getByLabel("Mobile sub-variation").isChecked()).toBe(true);
-    expect(await firstConfig.getByLabel("Image source (src)").nth(1).inputValue()).toBe("/images/kids-mineral-sunscreen-spf50-2.svg");
-    expect(await firstConfig.getByLabel("Image source (src)").nth(2).inputValue()).toBe("/images/kids-mineral-sunscreen-spf50-3.svg");
-    expect(await page.getByLabel("Device-specific: apply the mobile or desktop sub-variation by device").isChecked()).toBe(true);
-    expect(rules.map((r) => r.behaviour.name)).toEqual(["Everyone else", "Welcome popup with a first-order code"]);
+    expect(await firstConfig.getByLabel("Image source (src)").nth(1).inputValue()).toBe(
+      "/images/kids-mineral-sunscreen-spf50-2.svg",
+    );
+    expect(await firstConfig.getByLabel("Image source (src)").nth(2).inputValue()).toBe(
+      "/images/kids-mineral-sunscreen-spf50-3.svg",
+    );
+    expect(
+      await page
+        .getByLabel("Device-specific: apply the mobile or desktop sub-variation by device")
+        .isChecked(),
+    ).toBe(true);
+    expect(rules.map((r) => r.behaviour.name)).toEqual([
+      "Everyone else",
+      "Welcome popup with a first-order code",
+    ]);
     expect(rules[0]).toMatchObject({ audience_id: null, behaviour: { traffic_allocation: 0.25 } });
     // The seeded rule kept its ids (visitors keep their assignments) and its popup.
-    expect(rules[1]).toMatchObject({ id: "rule_welcome_first_visit", behaviour: { id: "beh_welcome_popup" } });
-    expect(rules[1]!.behaviour.variations[0]!.configs[0]!.properties?.custom_template?.id).toBe("tpl_welcome_us");
+    expect(rules[1]).toMatchObject({
+      id: "rule_welcome_first_visit",
+      behaviour: { id: "beh_welcome_popup" },
+    });
+    expect(rules[1]!.behaviour.variations[0]!.configs[0]!.properties?.custom_template?.id).toBe(
+      "tpl_welcome_us",
+    );
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -276,24 +351,39 @@ describe("experiences in the dashboard", () => {
   it("duplicates, archives and restores from the list", async () => {
     const { context, page, errors } = await dashboard();
     await signInToDashboard(page, stack);
-    const row = (name: string) => page.getByTestId("experience-row").filter({ has: page.getByRole("link", { name, exact: true }) });
-    await row("UK tax line: VAT and delivery").getByRole("button", { name: "Duplicate UK tax line: VAT and delivery" }).click();
+    const row = (name: string) =>
+      page
+        .getByTestId("experience-row")
+        .filter({ has: page.getByRole("link", { name, exact: true }) });
+    await row("UK tax line: VAT and delivery")
+      .getByRole("button", { name: "Duplicate UK tax line: VAT and delivery" })
+      .click();
     await page.waitForURL(/\/experiences\/exp_/);
     const copyId = currentExperienceId(page);
-    expect(await page.getByLabel("Name", { exact: true }).inputValue()).toBe("Copy of UK tax line: VAT and delivery");
+    expect(await page.getByLabel("Name", { exact: true }).inputValue()).toBe(
+      "Copy of UK tax line: VAT and delivery",
+    );
     const copy = stack.store.getExperience(ACCOUNT_ID, copyId)!;
     const original = stack.store.getExperience(ACCOUNT_ID, "exp_uk_tax_line")!;
     expect(copy.status).toBe("draft");
-    expect(copy.rules[0]!.behaviour.variations[0]!.configs).toEqual(original.rules[0]!.behaviour.variations[0]!.configs);
-    expect(copy.rules[0]!.behaviour.variations[0]!.id).not.toBe(original.rules[0]!.behaviour.variations[0]!.id);
+    expect(copy.rules[0]!.behaviour.variations[0]!.configs).toEqual(
+      original.rules[0]!.behaviour.variations[0]!.configs,
+    );
+    expect(copy.rules[0]!.behaviour.variations[0]!.id).not.toBe(
+      original.rules[0]!.behaviour.variations[0]!.id,
+    );
 
     await page.getByRole("link", { name: "All experiences" }).click();
     const copyRow = row("Copy of UK tax line: VAT and delivery");
     await copyRow.getByRole("button", { name: /^Archive / }).click();
-    await expect.poll(() => copyRow.getByTestId("status-badge").getAttribute("data-status")).toBe("archived");
+    await expect
+      .poll(() => copyRow.getByTestId("status-badge").getAttribute("data-status"))
+      .toBe("archived");
     expect(stack.store.getExperience(ACCOUNT_ID, copyId)!.status).toBe("archived");
     await copyRow.getByRole("button", { name: /^Restore / }).click();
-    await expect.poll(() => copyRow.getByTestId("status-badge").getAttribute("data-status")).toBe("draft");
+    await expect
+      .poll(() => copyRow.getByTestId("status-badge").getAttribute("data-status"))
+      .toBe("draft");
     // A draft without pages cannot start: the service's reason is shown in the row.
     stack.store.saveExperience({ ...stack.store.getExperience(ACCOUNT_ID, copyId)!, pages: [] });
     await page.reload();
@@ -311,7 +401,11 @@ describe("experiences in the dashboard", () => {
     expect(await page.getByRole("button", { name: "New experience" }).isDisabled()).toBe(true);
     const price = rows.filter({ hasText: "Price message: free shipping" });
     for (const name of ["Pause", "Archive", "Duplicate"]) {
-      expect(await price.getByRole("button", { name: `${name} Price message: free shipping` }).isDisabled()).toBe(true);
+      expect(
+        await price
+          .getByRole("button", { name: `${name} Price message: free shipping` })
+          .isDisabled(),
+      ).toBe(true);
     }
 
     await price.getByRole("link", { name: "View Price message: free shipping" }).click();
@@ -325,12 +419,32 @@ describe("experiences in the dashboard", () => {
     const statuses = await page.evaluate(async () => {
       const session = (await (await fetch("/api/session")).json()) as { csrf_token: string };
       const headers = { "content-type": "application/json", "x-csrf-token": session.csrf_token };
-      const detail = (await (await fetch("/api/experiences/exp_price_message")).json()) as Record<string, unknown>;
-      const input = { name: detail["name"], kind: detail["kind"], pages: detail["pages"], rules: detail["rules"] };
+      const detail = (await (await fetch("/api/experiences/exp_price_message")).json()) as Record<
+        string,
+        unknown
+      >;
+      const input = {
+        name: detail["name"],
+        kind: detail["kind"],
+        pages: detail["pages"],
+        rules: detail["rules"],
+      };
       return Promise.all([
-        fetch("/api/experiences/exp_price_message/status", { method: "POST", headers, body: JSON.stringify({ status: "paused" }) }).then((r) => r.status),
-        fetch("/api/experiences/exp_price_message", { method: "PUT", headers, body: JSON.stringify(input) }).then((r) => r.status),
-        fetch("/api/experiences", { method: "POST", headers, body: JSON.stringify({ ...input, name: "Sneaky" }) }).then((r) => r.status),
+        fetch("/api/experiences/exp_price_message/status", {
+          method: "POST",
+          headers,
+          body: JSON.stringify({ status: "paused" }),
+        }).then((r) => r.status),
+        fetch("/api/experiences/exp_price_message", {
+          method: "PUT",
+          headers,
+          body: JSON.stringify(input),
+        }).then((r) => r.status),
+        fetch("/api/experiences", {
+          method: "POST",
+          headers,
+          body: JSON.stringify({ ...input, name: "Sneaky" }),
+        }).then((r) => r.status),
       ]);
     });
     expect(statuses).toEqual([403, 403, 403]);
@@ -344,7 +458,9 @@ describe("experiences in the dashboard", () => {
     await signInToDashboard(page, stack);
     await page.goto(`${stack.apiUrl}/experiences/exp_missing`);
     const alert = page.getByRole("alert").filter({ hasText: "Could not load the experience" });
-    await expect.poll(() => alert.innerText(), { timeout: 10_000 }).toContain('No experience "exp_missing"');
+    await expect
+      .poll(() => alert.innerText(), { timeout: 10_000 })
+      .toContain('No experience "exp_missing"');
     await context.close();
   });
 
@@ -354,8 +470,17 @@ describe("experiences in the dashboard", () => {
     await page.goto(`${stack.apiUrl}/experiences/exp_price_message`);
     await page.getByLabel("Name", { exact: true }).waitFor();
     await page.screenshot({ path: join(SCREENSHOTS, "experience-editor.png") });
+    await page.getByRole("heading", { name: "Rules" }).scrollIntoViewIfNeeded();
+    await page.evaluate(() =>
+      window.scrollBy(0, document.getElementById("rules-title")!.getBoundingClientRect().top - 16),
+    );
+    await page.screenshot({ path: join(SCREENSHOTS, "experience-editor-rules.png") });
     await page.setViewportSize({ width: 390, height: 844 });
-    await eventually(async () => (await page.evaluate(() => document.documentElement.scrollWidth)) <= 390, 5_000, "no sideways scroll at 390 px");
+    await eventually(
+      async () => (await page.evaluate(() => document.documentElement.scrollWidth)) <= 390,
+      5_000,
+      "no sideways scroll at 390 px",
+    );
     await page.screenshot({ path: join(SCREENSHOTS, "experience-editor-390.png") });
     await context.close();
   });

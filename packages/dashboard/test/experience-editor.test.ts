@@ -21,7 +21,11 @@ import {
   validateExperience,
 } from "../src/pages/experience-editor/model.js";
 import type { ConfigForm, ExperienceForm } from "../src/pages/experience-editor/model.js";
-import { defaultPreviewPage, matchTargets, previewUrl } from "../src/pages/experience-editor/preview.js";
+import {
+  defaultPreviewPage,
+  matchTargets,
+  previewUrl,
+} from "../src/pages/experience-editor/preview.js";
 
 let service: TestApp;
 let auth: Auth;
@@ -82,19 +86,24 @@ const withConfig = (c: ConfigForm): ExperienceForm => {
 };
 
 describe("stored experiences in the form", () => {
-  it.each(demoExperiences().map((e) => [e.name, e] as const))("%s opens in the form and saves back unchanged", async (_name, e) => {
-    const detail = detailOf(e);
-    const form = experienceToForm(detail);
-    for (const r of form.rules) for (const v of r.behaviour.variations) for (const c of v.configs) expect(c.mode).toBe("form");
-    const input = saved(form);
-    // The popup's empty js_script and visibility_selected "" are left out: the same to the script.
-    expect(sameMeaning(input, inputOf(detail))).toBe(true);
-    expect(input.rules.map((r) => r.id)).toEqual(detail.rules.map((r) => r.id));
-    expect(input.rules.flatMap((r) => r.behaviour.variations.map((v) => v.id))).toEqual(
-      detail.rules.flatMap((r) => r.behaviour.variations.map((v) => v.id)),
-    );
-    await expectAccepted(input);
-  });
+  it.each(demoExperiences().map((e) => [e.name, e] as const))(
+    "%s opens in the form and saves back unchanged",
+    async (_name, e) => {
+      const detail = detailOf(e);
+      const form = experienceToForm(detail);
+      for (const r of form.rules)
+        for (const v of r.behaviour.variations)
+          for (const c of v.configs) expect(c.mode).toBe("form");
+      const input = saved(form);
+      // The popup's empty js_script and visibility_selected "" are left out: the same to the script.
+      expect(sameMeaning(input, inputOf(detail))).toBe(true);
+      expect(input.rules.map((r) => r.id)).toEqual(detail.rules.map((r) => r.id));
+      expect(input.rules.flatMap((r) => r.behaviour.variations.map((v) => v.id))).toEqual(
+        detail.rules.flatMap((r) => r.behaviour.variations.map((v) => v.id)),
+      );
+      await expectAccepted(input);
+    },
+  );
 
   it("saves an experience of plain element changes back exactly", () => {
     const detail = detailOf(demoExperiences()[0]!);
@@ -114,7 +123,13 @@ describe("stored experiences in the form", () => {
       config_customer_id: "hero",
       config_id: "cfg_hero",
       variation_data_type: "HTML_ELEMENT",
-      properties: { page_path: "^/products/", page_match: "regex", element_path: "#hero", element_hint: "media", domain: "shop.example" },
+      properties: {
+        page_path: "^/products/",
+        page_match: "regex",
+        element_path: "#hero",
+        element_hint: "media",
+        domain: "shop.example",
+      },
       variation: {
         innerHTML: "<b>New</b> title",
         value: "x",
@@ -130,18 +145,30 @@ describe("stored experiences in the form", () => {
         cf_classes_edit_option: "add_remove_classes",
         cf_classes_add: ["a", "b"],
         cf_classes_remove: ["c"],
-        mobile: { src: "/m.png", cf_classes_edit_option: "overwrite_classes", cf_classes_overwrite: ["m"] },
+        mobile: {
+          src: "/m.png",
+          cf_classes_edit_option: "overwrite_classes",
+          cf_classes_overwrite: ["m"],
+        },
         desktop: { innerHTML: "Desk" },
         customfit_meta: {
           move_action: { target: "#x", first_element: "#y", position: "below", order: 2 },
           swap_action: { target: "#z" },
           edit_elem_action: { action_type: "insert_after_html", action_txt: "<hr>" },
           advanced_click_actions: [
-            { action_type: "redirect_to_page", redirect_url: "/cart", retain_params: false, open_in_new_tab: true },
+            {
+              action_type: "redirect_to_page",
+              redirect_url: "/cart",
+              retain_params: false,
+              open_in_new_tab: true,
+            },
             { action_type: "hide_element", target: ".banner" },
           ],
           duplicate_actions: [{ position: "above", cloned_elem_id: "copy" }, { position: "below" }],
-          onclick_action: { action_type: "track_click_and_execute_javascript", action_txt: { goal_name: "hero_click", js_code: "console.log(1)" } },
+          onclick_action: {
+            action_type: "track_click_and_execute_javascript",
+            action_txt: { goal_name: "hero_click", js_code: "console.log(1)" },
+          },
           onload_action: { action_type: "execute_javascript", action_txt: { js_code: "void 0" } },
           global_actions: {
             css: "body{color:red}",
@@ -189,7 +216,12 @@ describe("stored experiences in the form", () => {
     ["number list", "LIST", [1, 2.5]],
     ["JSON", "JSON", { a: [1, { b: null }] }],
   ])("edits a %s value in the form", async (_what, type, variation) => {
-    const config = { config_customer_id: "k", config_id: "k", variation_data_type: type, variation } as ConfigDefinition;
+    const config = {
+      config_customer_id: "k",
+      config_id: "k",
+      variation_data_type: type,
+      variation,
+    } as ConfigDefinition;
     const form = configToForm(config);
     expect(form.mode).toBe("form");
     expect(configFromForm(form)).toEqual({ ok: true, value: config });
@@ -216,7 +248,10 @@ describe("stored experiences in the form", () => {
     c.element.innerHTML = "Fish & <chips>";
     const back = configFromForm(c);
     expect(back.ok && back.value.variation).toEqual({ innerHTML: "Fish &amp; &lt;chips&gt;" });
-    expect(configToForm(back.ok ? back.value : (null as never)).element).toMatchObject({ innerHTMLKind: "text", innerHTML: "Fish & <chips>" });
+    expect(configToForm(back.ok ? back.value : (null as never)).element).toMatchObject({
+      innerHTMLKind: "text",
+      innerHTML: "Fish & <chips>",
+    });
   });
 });
 
@@ -236,17 +271,42 @@ describe("validation before saving", () => {
     ["a missing name", (f) => (f.name = " "), "name", /name is required/],
     ["a fractional priority", (f) => (f.priority = "1.5"), "priority", /whole number/],
     ["an empty page", (f) => (f.pages[0]!.page_path = ""), "pages.0.page_path", /page is required/],
-    ["a bad regex page", (f) => Object.assign(f.pages[0]!, { page_match: "regex", page_path: "(" }), "pages.0.page_path", /not a valid regular expression/],
-    ["traffic over 100 %", (f) => (f.rules[0]!.behaviour.traffic = "150"), "rules.0.behaviour.traffic", /at most 100/],
-    ["a negative weight", (f) => (f.rules[0]!.behaviour.variations[1]!.weight = "-1"), "rules.0.behaviour.variations.1.weight", /at least 0/],
-    ["no variation", (f) => (f.rules[0]!.behaviour.variations = []), "rules.0.behaviour.variations", /at least one variation/],
+    [
+      "a bad regex page",
+      (f) => Object.assign(f.pages[0]!, { page_match: "regex", page_path: "(" }),
+      "pages.0.page_path",
+      /not a valid regular expression/,
+    ],
+    [
+      "traffic over 100 %",
+      (f) => (f.rules[0]!.behaviour.traffic = "150"),
+      "rules.0.behaviour.traffic",
+      /at most 100/,
+    ],
+    [
+      "a negative weight",
+      (f) => (f.rules[0]!.behaviour.variations[1]!.weight = "-1"),
+      "rules.0.behaviour.variations.1.weight",
+      /at least 0/,
+    ],
+    [
+      "no variation",
+      (f) => (f.rules[0]!.behaviour.variations = []),
+      "rules.0.behaviour.variations",
+      /at least one variation/,
+    ],
     [
       "a page-view goal without its page",
       (f) => (f.goals = [{ ...emptyGoal(), name: "Checkout", kind: "page_view" }]),
       "goals.0.page_path",
       /goal page is required/,
     ],
-    ["a zero revenue cap", (f) => (f.goals = [{ ...emptyGoal(), name: "Rev", kind: "revenue", revenue_cap: "0" }]), "goals.0.revenue_cap", /more than 0/],
+    [
+      "a zero revenue cap",
+      (f) => (f.goals = [{ ...emptyGoal(), name: "Rev", kind: "revenue", revenue_cap: "0" }]),
+      "goals.0.revenue_cap",
+      /more than 0/,
+    ],
   ])("refuses %s, at its input", (_what, mutate, path, message) => {
     const problems = problemsOf(mutate);
     expect(problems).toContainEqual({ path, message: expect.stringMatching(message) });
@@ -254,20 +314,92 @@ describe("validation before saving", () => {
 
   const at = "rules.0.behaviour.variations.1.configs.0.";
   it.each<[string, (c: ConfigForm) => void, string, RegExp]>([
-    ["element changes without an element", (c) => (c.element.innerHTML = "x"), "element_path", /which element/],
-    ["a number that is not one", (c) => Object.assign(c, { variation_data_type: "NUMBER", scalar: "ten" }), "scalar", /Enter a number/],
-    ["broken JSON", (c) => Object.assign(c, { variation_data_type: "JSON", scalar: "{" }), "scalar", /not valid JSON/],
-    ["a number list with text", (c) => Object.assign(c, { variation_data_type: "LIST", listKind: "number", scalar: "1\nx" }), "scalar", /must be a number/],
-    ["a style without a property", (c) => Object.assign(c, { element_path: "#a", element: { ...c.element, styles: [{ property: "", value: "red" }] } }), "element.styles.0.property", /property name/],
-    ["a click popup without elements", (c) => Object.assign(c.meta.template, { enabled: true, id: "t", trigger: "on_click" }), "meta.template.elements", /elements whose click/],
-    ["a template without an id", (c) => Object.assign(c.meta.template, { enabled: true, id: "" }), "meta.template.id", /template id is required/],
-    ["a redirect click without an address", (c) => Object.assign(c, { element_path: "#a", meta: { ...c.meta, clickActions: [{ action_type: "redirect_to_page", target: "", redirect_url: "", retain_params: true, open_in_new_tab: false }] } }), "meta.clickActions.0.redirect_url", /address to go to is required/],
-    ["a query parameter without a name", (c) => (c.meta.queryParams = [{ key: "", value: "", operation: "add" }]), "meta.queryParams.0.key", /parameter name is required/],
-    ["a JSON config that does not parse", (c) => Object.assign(c, { mode: "json", json: "{ nope" }), "json", /not valid JSON/],
+    [
+      "element changes without an element",
+      (c) => (c.element.innerHTML = "x"),
+      "element_path",
+      /which element/,
+    ],
+    [
+      "a number that is not one",
+      (c) => Object.assign(c, { variation_data_type: "NUMBER", scalar: "ten" }),
+      "scalar",
+      /Enter a number/,
+    ],
+    [
+      "broken JSON",
+      (c) => Object.assign(c, { variation_data_type: "JSON", scalar: "{" }),
+      "scalar",
+      /not valid JSON/,
+    ],
+    [
+      "a number list with text",
+      (c) => Object.assign(c, { variation_data_type: "LIST", listKind: "number", scalar: "1\nx" }),
+      "scalar",
+      /must be a number/,
+    ],
+    [
+      "a style without a property",
+      (c) =>
+        Object.assign(c, {
+          element_path: "#a",
+          element: { ...c.element, styles: [{ property: "", value: "red" }] },
+        }),
+      "element.styles.0.property",
+      /property name/,
+    ],
+    [
+      "a click popup without elements",
+      (c) => Object.assign(c.meta.template, { enabled: true, id: "t", trigger: "on_click" }),
+      "meta.template.elements",
+      /elements whose click/,
+    ],
+    [
+      "a template without an id",
+      (c) => Object.assign(c.meta.template, { enabled: true, id: "" }),
+      "meta.template.id",
+      /template id is required/,
+    ],
+    [
+      "a redirect click without an address",
+      (c) =>
+        Object.assign(c, {
+          element_path: "#a",
+          meta: {
+            ...c.meta,
+            clickActions: [
+              {
+                action_type: "redirect_to_page",
+                target: "",
+                redirect_url: "",
+                retain_params: true,
+                open_in_new_tab: false,
+              },
+            ],
+          },
+        }),
+      "meta.clickActions.0.redirect_url",
+      /address to go to is required/,
+    ],
+    [
+      "a query parameter without a name",
+      (c) => (c.meta.queryParams = [{ key: "", value: "", operation: "add" }]),
+      "meta.queryParams.0.key",
+      /parameter name is required/,
+    ],
+    [
+      "a JSON config that does not parse",
+      (c) => Object.assign(c, { mode: "json", json: "{ nope" }),
+      "json",
+      /not valid JSON/,
+    ],
   ])("refuses a config with %s, at its input", (_what, mutate, path, message) => {
     const c = emptyConfig();
     mutate(c);
-    expect(validateExperience(withConfig(c))).toContainEqual({ path: at + path, message: expect.stringMatching(message) });
+    expect(validateExperience(withConfig(c))).toContainEqual({
+      path: at + path,
+      message: expect.stringMatching(message),
+    });
   });
 
   it("refuses the same config key twice in a variation", () => {
@@ -284,7 +416,11 @@ describe("validation before saving", () => {
 
 describe("preview links and the URL tester", () => {
   it("adds what the storefront script reads to force a variation in preview", () => {
-    const url = previewUrl("http://littlesprouts.localhost:4000/products/a?color=red#top", "exp_1", "var_b");
+    const url = previewUrl(
+      "http://littlesprouts.localhost:4000/products/a?color=red#top",
+      "exp_1",
+      "var_b",
+    );
     expect(url).not.toBeNull();
     const parsed = parseUrlParams(new URL(url!).search);
     expect(parsed.preview).toBe(true);
@@ -304,8 +440,28 @@ describe("preview links and the URL tester", () => {
         "a.example",
       ),
     ).toBe("https://b.example/products/x");
-    expect(defaultPreviewPage([{ domain: "", page_path: "/products/", page_match: "contains" }], "a.example")).toBe("https://a.example/");
+    expect(
+      defaultPreviewPage(
+        [{ domain: "", page_path: "/products/", page_match: "contains" }],
+        "a.example",
+      ),
+    ).toBe("https://a.example/");
     expect(defaultPreviewPage([], undefined)).toBe("");
+    // A contains target names no page: the first exact page a config is bound to does.
+    expect(
+      defaultPreviewPage(
+        [{ domain: "littlesprouts.localhost", page_path: "/products/", page_match: "contains" }],
+        undefined,
+        [
+          { element_path: "#x" } as never,
+          {
+            page_path: "/products/a",
+            page_match: "exact_match",
+            domain: "littlesprouts.localhost",
+          },
+        ],
+      ),
+    ).toBe("http://littlesprouts.localhost/products/a");
   });
 
   it("tells which page targets a URL matches, by the three match kinds", () => {
@@ -314,9 +470,16 @@ describe("preview links and the URL tester", () => {
       { domain: "shop.example", page_path: "sunscreen", page_match: "contains" as const },
       { domain: "other.example", page_path: "^/products/[^/]+$", page_match: "regex" as const },
     ];
-    expect(matchTargets(pages, "https://shop.example/products/a/?utm_source=x", "shop.example")).toEqual({ ok: true, matches: [true, false, false] });
-    expect(matchTargets(pages, "https://shop.example/products/kids-sunscreen", "shop.example")).toEqual({ ok: true, matches: [false, true, false] });
-    expect(matchTargets(pages, "https://other.example/products/b", "shop.example")).toEqual({ ok: true, matches: [false, false, true] });
+    expect(
+      matchTargets(pages, "https://shop.example/products/a/?utm_source=x", "shop.example"),
+    ).toEqual({ ok: true, matches: [true, false, false] });
+    expect(
+      matchTargets(pages, "https://shop.example/products/kids-sunscreen", "shop.example"),
+    ).toEqual({ ok: true, matches: [false, true, false] });
+    expect(matchTargets(pages, "https://other.example/products/b", "shop.example")).toEqual({
+      ok: true,
+      matches: [false, false, true],
+    });
     expect(matchTargets(pages, "/products/a", "shop.example")).toMatchObject({ ok: false });
   });
 });
@@ -330,7 +493,9 @@ describe("duplicate", () => {
     expect(copy.rules[0]!.behaviour).not.toHaveProperty("id");
     expect(copy.rules[0]!.behaviour.variations.map((v) => "id" in v)).toEqual([false, false]);
     expect(copy.goals?.every((g) => !("id" in g))).toBe(true);
-    expect(copy.rules[0]!.behaviour.variations[1]!.configs).toEqual(detail.rules[0]!.behaviour.variations[1]!.configs);
+    expect(copy.rules[0]!.behaviour.variations[1]!.configs).toEqual(
+      detail.rules[0]!.behaviour.variations[1]!.configs,
+    );
     await expectAccepted(copy);
   });
 });

@@ -50,7 +50,9 @@ export function useAccountForTargeting() {
   });
 }
 
-function useExperienceWrite<Vars>(request: (vars: Vars, csrfToken: string | undefined) => Promise<ExperienceDetail>) {
+function useExperienceWrite<Vars>(
+  request: (vars: Vars, csrfToken: string | undefined) => Promise<ExperienceDetail>,
+) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (vars: Vars) => request(vars, csrf(queryClient)),
@@ -78,7 +80,11 @@ export function useUpdateExperience() {
 /** POST /api/experiences/{id}/status: start (running), pause, archive, restore (draft). */
 export function useChangeExperienceStatus() {
   return useExperienceWrite(({ id, status }: { id: string; status: ExperienceStatus }, csrfToken) =>
-    apiFetch<ExperienceDetail>(`${experiencePath(id)}/status`, { method: "POST", body: { status }, csrfToken }),
+    apiFetch<ExperienceDetail>(`${experiencePath(id)}/status`, {
+      method: "POST",
+      body: { status },
+      csrfToken,
+    }),
   );
 }
 
@@ -90,6 +96,10 @@ export function useDuplicateExperience(toInput: (e: ExperienceDetail) => Experie
       queryKey: experienceKeys.detail(id),
       queryFn: ({ signal }) => apiFetch<ExperienceDetail>(experiencePath(id), { signal }),
     });
-    return apiFetch<ExperienceDetail>("/api/experiences", { method: "POST", body: toInput(detail), csrfToken });
+    return apiFetch<ExperienceDetail>("/api/experiences", {
+      method: "POST",
+      body: toInput(detail),
+      csrfToken,
+    });
   });
 }

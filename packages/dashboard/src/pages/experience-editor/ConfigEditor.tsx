@@ -2,7 +2,7 @@
 // fitting the type, and for page elements the element changes, the mobile and desktop
 // sub-variations and customfit_meta. "Edit as JSON" is the escape hatch for rare fields.
 import { useId, useState } from "react";
-import { useFormContext } from "react-hook-form";
+import { get, useFormContext, useFormState } from "react-hook-form";
 import type { Path } from "react-hook-form";
 import type { VariationDataType } from "@storefit/contract";
 import { configFromForm, configToForm, DATA_TYPE_LABELS, PAGE_MATCH_OPTIONS } from "./model";
@@ -34,7 +34,12 @@ function ColorEditor({ name }: { name: FieldName }) {
           type="color"
           className="ed-color"
           value={hex}
-          onChange={(e) => setValue(name as Path<ExperienceForm>, e.target.value, { shouldDirty: true, shouldValidate: true })}
+          onChange={(e) =>
+            setValue(name as Path<ExperienceForm>, e.target.value, {
+              shouldDirty: true,
+              shouldValidate: true,
+            })
+          }
         />
       </div>
     </div>
@@ -47,7 +52,12 @@ function RichTextEditor({ name }: { name: FieldName }) {
     <div className="ed-richtext">
       <TextArea name={name} label="Rich text (HTML)" mono rows={5} />
       {/* sandbox="" runs no script of the operator's HTML inside the dashboard. */}
-      <iframe className="ed-richtext__preview" title="Rich text preview" sandbox="" srcDoc={html ?? ""} />
+      <iframe
+        className="ed-richtext__preview"
+        title="Rich text preview"
+        sandbox=""
+        srcDoc={html ?? ""}
+      />
     </div>
   );
 }
@@ -76,7 +86,11 @@ function ValueEditor({ prefix, type }: { prefix: FieldName; type: VariationDataT
               { value: "number", label: "Numbers" },
             ]}
           />
-          <TextArea name={`${prefix}scalar`} label={`List items (${listKind === "number" ? "numbers" : "text"}, one per line)`} rows={4} />
+          <TextArea
+            name={`${prefix}scalar`}
+            label={`List items (${listKind === "number" ? "numbers" : "text"}, one per line)`}
+            rows={4}
+          />
         </>
       );
     case "JSON":
@@ -89,16 +103,27 @@ function ValueEditor({ prefix, type }: { prefix: FieldName; type: VariationDataT
 export function ConfigEditor({
   prefix,
   index,
+  defaultOpen,
   onRemove,
   onReplace,
 }: {
   /** "rules.0.behaviour.variations.1.configs.2." */
   prefix: FieldName;
   index: number;
+  /** Variations with many configs (one per product page) start with them folded. */
+  defaultOpen: boolean;
   onRemove: () => void;
   onReplace: (config: ConfigForm) => void;
 }) {
   const { getValues } = useFormContext<ExperienceForm>();
+  const { errors } = useFormState<ExperienceForm>();
+  const bodyId = useId();
+  // A folded config renders no inputs (react-hook-form keeps their values); it unfolds itself
+  // when one of them has an error, so every message can be seen and fixed.
+  const [open, setOpen] = useState(defaultOpen);
+  const hasError = get(errors, prefix.slice(0, -1)) !== undefined;
+  if (hasError && !open) setOpen(true);
+  const pagePath = useValue<string>(`${prefix}page_path`);
   const mode = useValue<ConfigForm["mode"]>(`${prefix}mode`);
   const type = useValue<VariationDataType>(`${prefix}variation_data_type`);
   const elementPath = useValue<string>(`${prefix}element_path`);
@@ -124,7 +149,9 @@ export function ConfigEditor({
     }
     const form = configToForm(result.value);
     if (form.mode === "json") {
-      setSwitchError("This config has fields the form cannot show; keep editing it as JSON so nothing is lost.");
+      setSwitchError(
+        "This config has fields the form cannot show; keep editing it as JSON so nothing is lost.",
+      );
       return;
     }
     setSwitchError(null);
@@ -135,68 +162,133 @@ export function ConfigEditor({
   return (
     <section className="ed-config" aria-label={title}>
       <div className="ed-config__header">
-        <h5 className="ed-config__title">{title}</h5>
+        <h5 className="ed-config__title">
+          <button
+            type="button"
+            className="ed-config__toggle"
+            aria-expanded={open}
+            aria-controls={bodyId}
+            onClick={() => setOpen(!open)}
+          >
+            <span aria-hidden="true">{open ? "▾" : "▸"}</span> {title}
+            {pagePath ? <span className="ed-section__note"> on {pagePath}</span> : null}
+          </button>
+        </h5>
         <div className="ed-config__tools">
           {mode === "json" ? (
-            <button type="button" className="button button--secondary button--small" onClick={toForm}>
+            <button
+              type="button"
+              className="button button--secondary button--small"
+              onClick={toForm}
+            >
               Edit in the form
             </button>
           ) : (
-            <button type="button" className="button button--secondary button--small" onClick={toJson}>
+            <button
+              type="button"
+              className="button button--secondary button--small"
+              onClick={toJson}
+            >
               Edit as JSON
             </button>
           )}
-          <button type="button" className="button button--secondary button--small" onClick={onRemove}>
+          <button
+            type="button"
+            className="button button--secondary button--small"
+            onClick={onRemove}
+          >
             Remove config
           </button>
         </div>
       </div>
-      {switchError ? (
-        <p className="ed-error" role="alert">
-          {switchError}
-        </p>
-      ) : null}
-      {mode === "json" ? (
-        <TextArea name={`${prefix}json`} label="Config (JSON)" mono rows={14} hint="The whole config as the service stores it (spec §3)." />
-      ) : (
-        <>
-          <div className="ed-row">
-            <TextField name={`${prefix}element_path`} label="Element (CSS path)" mono placeholder="#product-price" />
-            <SelectField name={`${prefix}variation_data_type`} label="Data type" options={DATA_TYPE_OPTIONS} />
-          </div>
-          {type === "HTML_ELEMENT" ? (
-            <>
-              <ElementFields prefix={`${prefix}element.`} />
-              <Section title="Mobile and desktop sub-variations" prefix={[`${prefix}mobile`, `${prefix}desktop`]}>
-                <p className="ed-hint">
-                  Applied instead of the changes above by the visitor&apos;s device when the behaviour is device-specific.
-                </p>
-                <CheckboxField name={`${prefix}hasMobile`} label="Mobile sub-variation" />
-                {hasMobile ? <ElementFields prefix={`${prefix}mobile.`} /> : null}
-                <CheckboxField name={`${prefix}hasDesktop`} label="Desktop sub-variation" />
-                {hasDesktop ? <ElementFields prefix={`${prefix}desktop.`} /> : null}
-              </Section>
-              <MetaFields prefix={`${prefix}meta.`} />
-            </>
+      {!open ? null : (
+        <div id={bodyId} className="ed-config__body">
+          {switchError ? (
+            <p className="ed-error" role="alert">
+              {switchError}
+            </p>
+          ) : null}
+          {mode === "json" ? (
+            <TextArea
+              name={`${prefix}json`}
+              label="Config (JSON)"
+              mono
+              rows={14}
+              hint="The whole config as the service stores it (spec §3)."
+            />
           ) : (
-            <ValueEditor prefix={prefix} type={type} />
+            <>
+              <div className="ed-row">
+                <TextField
+                  name={`${prefix}element_path`}
+                  label="Element (CSS path)"
+                  mono
+                  placeholder="#product-price"
+                />
+                <SelectField
+                  name={`${prefix}variation_data_type`}
+                  label="Data type"
+                  options={DATA_TYPE_OPTIONS}
+                />
+              </div>
+              {type === "HTML_ELEMENT" ? (
+                <>
+                  <ElementFields prefix={`${prefix}element.`} />
+                  <Section
+                    title="Mobile and desktop sub-variations"
+                    prefix={[`${prefix}mobile`, `${prefix}desktop`]}
+                  >
+                    <p className="ed-hint">
+                      Applied instead of the changes above by the visitor&apos;s device when the
+                      behaviour is device-specific.
+                    </p>
+                    <CheckboxField name={`${prefix}hasMobile`} label="Mobile sub-variation" />
+                    {hasMobile ? <ElementFields prefix={`${prefix}mobile.`} /> : null}
+                    <CheckboxField name={`${prefix}hasDesktop`} label="Desktop sub-variation" />
+                    {hasDesktop ? <ElementFields prefix={`${prefix}desktop.`} /> : null}
+                  </Section>
+                  <MetaFields prefix={`${prefix}meta.`} />
+                </>
+              ) : (
+                <ValueEditor prefix={prefix} type={type} />
+              )}
+              <Section
+                title="Page, keys and hint"
+                prefix={[`${prefix}config_customer_id`, `${prefix}config_id`, `${prefix}page_path`]}
+              >
+                <div className="ed-row">
+                  <TextField
+                    name={`${prefix}page_path`}
+                    label="Only on page (optional)"
+                    mono
+                    placeholder="/products/gentle-baby-wash"
+                  />
+                  <SelectField
+                    name={`${prefix}page_match`}
+                    label="Page match"
+                    options={PAGE_MATCH_OPTIONS}
+                  />
+                  <TextField name={`${prefix}domain`} label="Domain (optional)" mono />
+                </div>
+                <div className="ed-row">
+                  <TextField
+                    name={`${prefix}config_customer_id`}
+                    label="Config key"
+                    mono
+                    hint="Unique in the variation; the script's getters read it."
+                  />
+                  <TextField name={`${prefix}config_id`} label="Config id" mono />
+                  <TextField
+                    name={`${prefix}element_hint`}
+                    label="Element hint"
+                    mono
+                    placeholder="media"
+                  />
+                </div>
+              </Section>
+            </>
           )}
-          <Section
-            title="Page, keys and hint"
-            prefix={[`${prefix}config_customer_id`, `${prefix}config_id`, `${prefix}page_path`]}
-          >
-            <div className="ed-row">
-              <TextField name={`${prefix}page_path`} label="Only on page (optional)" mono placeholder="/products/gentle-baby-wash" />
-              <SelectField name={`${prefix}page_match`} label="Page match" options={PAGE_MATCH_OPTIONS} />
-              <TextField name={`${prefix}domain`} label="Domain (optional)" mono />
-            </div>
-            <div className="ed-row">
-              <TextField name={`${prefix}config_customer_id`} label="Config key" mono hint="Unique in the variation; the script's getters read it." />
-              <TextField name={`${prefix}config_id`} label="Config id" mono />
-              <TextField name={`${prefix}element_hint`} label="Element hint" mono placeholder="media" />
-            </div>
-          </Section>
-        </>
+        </div>
       )}
     </section>
   );

@@ -1,7 +1,16 @@
 // The element changes of an HTML_ELEMENT variation (spec §3 "Variation fields"), used for the
 // variation itself and for its mobile and desktop sub-variations.
 import type { StyleRow } from "./model";
-import { CheckboxField, SelectField, TextArea, TextField, useArray, useFieldError, useRegister, useValue } from "./fields";
+import {
+  CheckboxField,
+  SelectField,
+  TextArea,
+  TextField,
+  useArray,
+  useFieldError,
+  useRegister,
+  useValue,
+} from "./fields";
 import type { FieldName } from "./fields";
 
 export function ElementFields({ prefix }: { prefix: FieldName }) {
@@ -21,23 +30,39 @@ export function ElementFields({ prefix }: { prefix: FieldName }) {
             <input type="radio" value="text" {...register(`${prefix}innerHTMLKind`)} /> Plain text
           </label>
           <label>
-            <input type="radio" value="html" {...register(`${prefix}innerHTMLKind`)} /> Rich text (HTML)
+            <input type="radio" value="html" {...register(`${prefix}innerHTMLKind`)} /> Rich text
+            (HTML)
           </label>
         </div>
         <TextArea
           name={`${prefix}innerHTML`}
           label={kind === "html" ? "New content (HTML)" : "New text"}
           mono={kind === "html"}
-          hint={kind === "html" ? "Replaces the element's inner HTML." : "Replaces the element's text; leave empty to keep it."}
+          hint={
+            kind === "html"
+              ? "Replaces the element's inner HTML."
+              : "Replaces the element's text; leave empty to keep it."
+          }
         />
-        <TextField name={`${prefix}value`} label="Input value" hint="For form fields: the value to set." />
+        <TextField
+          name={`${prefix}value`}
+          label="Input value"
+          hint="For form fields: the value to set."
+        />
       </fieldset>
 
       <fieldset className="ed-group">
         <legend>Image</legend>
         <div className="ed-row">
-          <TextField name={`${prefix}src`} label="Image source (src)" mono placeholder="/images/product-2.jpg" />
-          {/^https?:\/\//.test(src) ? <img className="ed-thumb" src={src} alt="Image preview" /> : null}
+          <TextField
+            name={`${prefix}src`}
+            label="Image source (src)"
+            mono
+            placeholder="/images/product-2.jpg"
+          />
+          {/^https?:\/\//.test(src) ? (
+            <img className="ed-thumb" src={src} alt="Image preview" />
+          ) : null}
         </div>
         <TextField
           name={`${prefix}srcset`}
@@ -68,14 +93,32 @@ export function ElementFields({ prefix }: { prefix: FieldName }) {
         {styles.fields.length === 0 ? <p className="muted ed-small">No style changes.</p> : null}
         {styles.fields.map((field, i) => (
           <div className="ed-row ed-row--tight" key={field.id}>
-            <TextField name={`${prefix}styles.${i}.property`} label="CSS property" mono placeholder="color" />
-            <TextField name={`${prefix}styles.${i}.value`} label="Value" mono placeholder="#2f6b4f" />
-            <button type="button" className="button button--secondary button--small ed-row__end" onClick={() => styles.remove(i)}>
+            <TextField
+              name={`${prefix}styles.${i}.property`}
+              label="CSS property"
+              mono
+              placeholder="color"
+            />
+            <TextField
+              name={`${prefix}styles.${i}.value`}
+              label="Value"
+              mono
+              placeholder="#2f6b4f"
+            />
+            <button
+              type="button"
+              className="button button--secondary button--small ed-row__end"
+              onClick={() => styles.remove(i)}
+            >
               Remove style
             </button>
           </div>
         ))}
-        <button type="button" className="button button--secondary button--small" onClick={() => styles.append({ property: "", value: "" })}>
+        <button
+          type="button"
+          className="button button--secondary button--small"
+          onClick={() => styles.append({ property: "", value: "" })}
+        >
           Add style
         </button>
       </fieldset>
@@ -94,25 +137,49 @@ export function ElementFields({ prefix }: { prefix: FieldName }) {
         />
         {classOption === "add_remove_classes" ? (
           <div className="ed-row">
-            <TextField name={`${prefix}classesAdd`} label="Classes to add" mono hint="Separated by spaces." />
+            <TextField
+              name={`${prefix}classesAdd`}
+              label="Classes to add"
+              mono
+              hint="Separated by spaces."
+            />
             <TextField name={`${prefix}classesRemove`} label="Classes to remove" mono />
           </div>
         ) : null}
         {classOption === "overwrite_classes" ? (
-          <TextField name={`${prefix}classesOverwrite`} label="The element's classes" mono hint="Separated by spaces; empty removes all." />
+          <TextField
+            name={`${prefix}classesOverwrite`}
+            label="The element's classes"
+            mono
+            hint="Separated by spaces; empty removes all."
+          />
         ) : null}
-        {classOption !== "add_remove_classes" && classError ? <span className="ed-error">{classError}</span> : null}
+        {classOption !== "add_remove_classes" && classError ? (
+          <span className="ed-error">{classError}</span>
+        ) : null}
       </fieldset>
 
       <fieldset className="ed-group">
         <legend>When and how to apply</legend>
         <div className="ed-checks">
-          <CheckboxField name={`${prefix}retain`} label="Keep re-applying when the page changes it back (retain value)" />
-          <CheckboxField name={`${prefix}defer`} label="Wait for the page to finish loading (defer)" />
+          <CheckboxField
+            name={`${prefix}retain`}
+            label="Keep re-applying when the page changes it back (retain value)"
+          />
+          <CheckboxField
+            name={`${prefix}defer`}
+            label="Wait for the page to finish loading (defer)"
+          />
           <CheckboxField name={`${prefix}evtLoadTime`} label="Record the load time as an event" />
           <CheckboxField name={`${prefix}performClick`} label="Click the element once changed" />
         </div>
-        <TextField name={`${prefix}delayMs`} label="Delay before applying (ms)" type="number" inputMode="numeric" placeholder="0" />
+        <TextField
+          name={`${prefix}delayMs`}
+          label="Delay before applying (ms)"
+          type="number"
+          inputMode="numeric"
+          placeholder="0"
+        />
       </fieldset>
     </div>
   );

@@ -29,8 +29,12 @@ function RulesSection({ audiences }: { audiences: readonly Audience[] }) {
       <h2 className="section-title" id="rules-title">
         Rules
       </h2>
-      <p className="ed-hint">Checked in order: the first rule whose audience matches the visitor decides what they see.</p>
-      {rules.fields.length === 0 ? <p className="muted">No rules: an experience needs one to start.</p> : null}
+      <p className="ed-hint">
+        Checked in order: the first rule whose audience matches the visitor decides what they see.
+      </p>
+      {rules.fields.length === 0 ? (
+        <p className="muted">No rules: an experience needs one to start.</p>
+      ) : null}
       {rules.fields.map((field, i) => (
         <RuleEditor
           key={field.id}
@@ -41,14 +45,26 @@ function RulesSection({ audiences }: { audiences: readonly Audience[] }) {
           onRemove={() => rules.remove(i)}
         />
       ))}
-      <button type="button" className="button button--secondary" onClick={() => rules.append(emptyRule())}>
+      <button
+        type="button"
+        className="button button--secondary"
+        onClick={() => rules.append(emptyRule())}
+      >
         Add rule
       </button>
     </section>
   );
 }
 
-function PreviewPanel({ pageUrl, onChange, saved }: { pageUrl: string; onChange: (url: string) => void; saved: boolean }) {
+function PreviewPanel({
+  pageUrl,
+  onChange,
+  saved,
+}: {
+  pageUrl: string;
+  onChange: (url: string) => void;
+  saved: boolean;
+}) {
   const id = useId();
   return (
     <section className="panel ed-panel" aria-labelledby="preview-title">
@@ -57,14 +73,20 @@ function PreviewPanel({ pageUrl, onChange, saved }: { pageUrl: string; onChange:
       </h2>
       <p className="panel__description">
         Each variation has a preview link: it opens this shop page with that variation forced, as a
-        fresh visitor, without tracking — whatever the status, audience or traffic. Previews show the
-        saved version.
+        fresh visitor, without tracking — whatever the status, audience or traffic. Previews show
+        the saved version.
       </p>
       <div className="field">
         <label className="field__label" htmlFor={id}>
           Shop page to preview on
         </label>
-        <input id={id} className="field__input mono" type="url" value={pageUrl} onChange={(e) => onChange(e.target.value)} />
+        <input
+          id={id}
+          className="field__input mono"
+          type="url"
+          value={pageUrl}
+          onChange={(e) => onChange(e.target.value)}
+        />
       </div>
       {!saved ? <p className="ed-hint">Save the experience to get preview links.</p> : null}
     </section>
@@ -92,10 +114,23 @@ export function ExperienceEditorForm({
   onSubmit: EditorSubmit;
   saveError: Error | null;
 }) {
-  const form = useForm<ExperienceForm>({ defaultValues: initial, resolver, mode: "onSubmit", reValidateMode: "onChange" });
+  const form = useForm<ExperienceForm>({
+    defaultValues: initial,
+    resolver,
+    mode: "onSubmit",
+    reValidateMode: "onChange",
+  });
   const [problems, setProblems] = useState<FormProblem[]>([]);
   const [savedAt, setSavedAt] = useState<string | null>(null);
-  const [pageUrl, setPageUrl] = useState(() => defaultPreviewPage(experience?.pages ?? [], mainDomain));
+  const [pageUrl, setPageUrl] = useState(() =>
+    defaultPreviewPage(
+      experience?.pages ?? [],
+      mainDomain,
+      experience?.rules.flatMap((r) =>
+        r.behaviour.variations.flatMap((v) => v.configs.map((c) => c.properties ?? {})),
+      ) ?? [],
+    ),
+  );
   const { isSubmitting, isDirty } = form.formState;
 
   // Closing or reloading the tab with unsaved edits asks first (the browser's own dialog).
@@ -128,11 +163,19 @@ export function ExperienceEditorForm({
   return (
     <FormProvider {...form}>
       <PreviewContext.Provider value={{ experienceId: experience?.id ?? null, pageUrl }}>
-        <form className="ed-form" noValidate onSubmit={(e) => void submit(e)} aria-label="Experience">
+        <form
+          className="ed-form"
+          noValidate
+          onSubmit={(e) => void submit(e)}
+          aria-label="Experience"
+        >
           {problems.length > 0 ? (
             <div className="form__error" role="alert" data-testid="form-problems">
               <p>
-                <strong>Fix {problems.length === 1 ? "this problem" : `these ${problems.length} problems`} before saving:</strong>
+                <strong>
+                  Fix {problems.length === 1 ? "this problem" : `these ${problems.length} problems`}{" "}
+                  before saving:
+                </strong>
               </p>
               <ul>
                 {problems.slice(0, 10).map((p) => (
@@ -162,7 +205,12 @@ export function ExperienceEditorForm({
                     { value: "personalization", label: "Personalization" },
                   ]}
                 />
-                <TextField name="priority" label="Priority" type="number" hint="Higher wins when two experiences change the same element." />
+                <TextField
+                  name="priority"
+                  label="Priority"
+                  type="number"
+                  hint="Higher wins when two experiences change the same element."
+                />
               </div>
             </section>
             <TargetingSection mainDomain={mainDomain} domains={domains} />
@@ -172,9 +220,19 @@ export function ExperienceEditorForm({
           <PreviewPanel pageUrl={pageUrl} onChange={setPageUrl} saved={experience !== null} />
           <div className="ed-savebar">
             <span className="ed-hint" role="status">
-              {isSubmitting ? "Saving…" : isDirty ? "Unsaved changes" : savedAt ? `Saved at ${savedAt}` : ""}
+              {isSubmitting
+                ? "Saving…"
+                : isDirty
+                  ? "Unsaved changes"
+                  : savedAt
+                    ? `Saved at ${savedAt}`
+                    : ""}
             </span>
-            <button type="submit" className="button button--primary" disabled={!canEdit || isSubmitting}>
+            <button
+              type="submit"
+              className="button button--primary"
+              disabled={!canEdit || isSubmitting}
+            >
               {experience ? "Save changes" : "Create experience"}
             </button>
           </div>

@@ -20,10 +20,16 @@ import { ExperienceEditorForm } from "./ExperienceEditorForm";
 import { emptyExperience, experienceToForm } from "./model";
 import "./editor.css";
 
-function StatusActions({ experience, canEdit }: { experience: ExperienceDetail; canEdit: boolean }) {
+function StatusActions({
+  experience,
+  canEdit,
+}: {
+  experience: ExperienceDetail;
+  canEdit: boolean;
+}) {
   const change = useChangeExperienceStatus();
   return (
-    <div className="exp-actions">
+    <div className="ed-status-actions">
       <StatusBadge status={experience.status} />
       <Link className="button button--secondary button--small" to={paths.results(experience.id)}>
         Results
@@ -41,7 +47,7 @@ function StatusActions({ experience, canEdit }: { experience: ExperienceDetail; 
         </button>
       ))}
       {change.error ? (
-        <p className="exp-actions__error" role="alert">
+        <p className="ed-status-actions__error" role="alert">
           {change.error.message}
         </p>
       ) : null}
@@ -68,14 +74,19 @@ export function ExperienceEditorPage() {
         <title>Experience · Storefit</title>
         <PageHeader title="Experience" />
         {experience.isError ? (
-          <ErrorState title="Could not load the experience" error={experience.error} onRetry={() => void experience.refetch()} />
+          <ErrorState
+            title="Could not load the experience"
+            error={experience.error}
+            onRetry={() => void experience.refetch()}
+          />
         ) : (
           <LoadingState label="Loading the experience…" />
         )}
       </>
     );
   }
-  if (audiences.data === undefined && audiences.isPending) return <LoadingState label="Loading audiences…" />;
+  if (audiences.data === undefined && audiences.isPending)
+    return <LoadingState label="Loading audiences…" />;
 
   const detail = experience.data ?? null;
   const settings = account.data?.settings;

@@ -4,7 +4,10 @@ import { emptyGoal, GOAL_KIND_LABELS, PAGE_MATCH_OPTIONS } from "./model";
 import type { GoalForm } from "./model";
 import { SelectField, TextField, useArray, useValue } from "./fields";
 
-const KIND_OPTIONS = (Object.keys(GOAL_KIND_LABELS) as GoalKind[]).map((value) => ({ value, label: GOAL_KIND_LABELS[value] }));
+const KIND_OPTIONS = (Object.keys(GOAL_KIND_LABELS) as GoalKind[]).map((value) => ({
+  value,
+  label: GOAL_KIND_LABELS[value],
+}));
 
 const EVENT_HINT: Partial<Record<GoalKind, string>> = {
   click: "The click's goal name (an on-click action's goal name). Empty: any click.",
@@ -12,7 +15,15 @@ const EVENT_HINT: Partial<Record<GoalKind, string>> = {
   track: "The name given to track(), e.g. add_to_cart.",
 };
 
-function GoalRow({ index, onRemove, onMoveUp }: { index: number; onRemove: () => void; onMoveUp: (() => void) | null }) {
+function GoalRow({
+  index,
+  onRemove,
+  onMoveUp,
+}: {
+  index: number;
+  onRemove: () => void;
+  onMoveUp: (() => void) | null;
+}) {
   const prefix = `goals.${index}.`;
   const kind = useValue<GoalKind>(`${prefix}kind`);
   return (
@@ -24,7 +35,11 @@ function GoalRow({ index, onRemove, onMoveUp }: { index: number; onRemove: () =>
       </div>
       {kind === "page_view" ? (
         <div className="ed-row">
-          <SelectField name={`${prefix}page_match`} label="Page match" options={PAGE_MATCH_OPTIONS} />
+          <SelectField
+            name={`${prefix}page_match`}
+            label="Page match"
+            options={PAGE_MATCH_OPTIONS}
+          />
           <TextField name={`${prefix}page_path`} label="Goal page" mono placeholder="/checkout" />
           <TextField name={`${prefix}domain`} label="Domain (empty: any)" mono />
         </div>
@@ -33,15 +48,30 @@ function GoalRow({ index, onRemove, onMoveUp }: { index: number; onRemove: () =>
         <TextField name={`${prefix}event_name`} label="Event name" mono hint={EVENT_HINT[kind]} />
       ) : null}
       {kind === "revenue" ? (
-        <TextField name={`${prefix}revenue_cap`} label="Revenue cap per visitor (optional)" type="number" hint="Caps outliers before the statistics." />
+        <TextField
+          name={`${prefix}revenue_cap`}
+          label="Revenue cap per visitor (optional)"
+          type="number"
+          hint="Caps outliers before the statistics."
+        />
       ) : null}
       <div className="ed-config__tools">
         {onMoveUp ? (
-          <button type="button" className="button button--secondary button--small" onClick={onMoveUp} aria-label={`Make goal ${index + 1} come first`}>
+          <button
+            type="button"
+            className="button button--secondary button--small"
+            onClick={onMoveUp}
+            aria-label={`Make goal ${index + 1} come first`}
+          >
             Move up
           </button>
         ) : null}
-        <button type="button" className="button button--secondary button--small" onClick={onRemove} aria-label={`Remove goal ${index + 1}`}>
+        <button
+          type="button"
+          className="button button--secondary button--small"
+          onClick={onRemove}
+          aria-label={`Remove goal ${index + 1}`}
+        >
           Remove goal
         </button>
       </div>
@@ -56,12 +86,25 @@ export function GoalsSection() {
       <h2 className="panel__title" id="goals-title">
         Goals
       </h2>
-      <p className="panel__description">What counts as a conversion in the results. The first goal is the primary one.</p>
-      {goals.fields.length === 0 ? <p className="muted">No goals: results will show exposures only.</p> : null}
+      <p className="panel__description">
+        What counts as a conversion in the results. The first goal is the primary one.
+      </p>
+      {goals.fields.length === 0 ? (
+        <p className="muted">No goals: results will show exposures only.</p>
+      ) : null}
       {goals.fields.map((field, i) => (
-        <GoalRow key={field.id} index={i} onRemove={() => goals.remove(i)} onMoveUp={i > 0 ? () => goals.move(i, i - 1) : null} />
+        <GoalRow
+          key={field.id}
+          index={i}
+          onRemove={() => goals.remove(i)}
+          onMoveUp={i > 0 ? () => goals.move(i, i - 1) : null}
+        />
       ))}
-      <button type="button" className="button button--secondary button--small" onClick={() => goals.append(emptyGoal())}>
+      <button
+        type="button"
+        className="button button--secondary button--small"
+        onClick={() => goals.append(emptyGoal())}
+      >
         Add goal
       </button>
     </section>

@@ -1,7 +1,15 @@
 // customfit_meta (spec §3): moves, swaps, HTML edits, duplicates, click and load actions, global
 // actions, and the template (popup) with its triggers, visibility and close settings.
 import type { ClickActionForm, MetaForm } from "./model";
-import { CheckboxField, Section, SelectField, TextArea, TextField, useArray, useValue } from "./fields";
+import {
+  CheckboxField,
+  Section,
+  SelectField,
+  TextArea,
+  TextField,
+  useArray,
+  useValue,
+} from "./fields";
 import type { FieldName } from "./fields";
 
 const POSITIONS = [
@@ -26,9 +34,15 @@ function ScriptActionFields({ prefix, title }: { prefix: FieldName; title: strin
         <>
           <SelectField name={`${prefix}action_type`} label="Action" options={SCRIPT_ACTIONS} />
           {type !== "execute_javascript" ? (
-            <TextField name={`${prefix}goal_name`} label="Goal name" hint="The CLICK event's name; a click goal counts it." />
+            <TextField
+              name={`${prefix}goal_name`}
+              label="Goal name"
+              hint="The CLICK event's name; a click goal counts it."
+            />
           ) : null}
-          {type !== "track_click" ? <TextArea name={`${prefix}js_code`} label="JavaScript" mono rows={4} /> : null}
+          {type !== "track_click" ? (
+            <TextArea name={`${prefix}js_code`} label="JavaScript" mono rows={4} />
+          ) : null}
         </>
       ) : null}
     </fieldset>
@@ -42,13 +56,23 @@ function ClickActions({ prefix }: { prefix: FieldName }) {
       <legend>Advanced click actions</legend>
       <p className="ed-hint">What a click on the element does.</p>
       {actions.fields.map((field, i) => (
-        <ClickActionRow key={field.id} prefix={`${prefix}clickActions.${i}.`} onRemove={() => actions.remove(i)} />
+        <ClickActionRow
+          key={field.id}
+          prefix={`${prefix}clickActions.${i}.`}
+          onRemove={() => actions.remove(i)}
+        />
       ))}
       <button
         type="button"
         className="button button--secondary button--small"
         onClick={() =>
-          actions.append({ action_type: "scroll_to_element", target: "", redirect_url: "", retain_params: true, open_in_new_tab: false })
+          actions.append({
+            action_type: "scroll_to_element",
+            target: "",
+            redirect_url: "",
+            retain_params: true,
+            open_in_new_tab: false,
+          })
         }
       >
         Add click action
@@ -77,13 +101,20 @@ function ClickActionRow({ prefix, onRemove }: { prefix: FieldName; onRemove: () 
         ) : (
           <TextField name={`${prefix}target`} label="Element (CSS path)" mono />
         )}
-        <button type="button" className="button button--secondary button--small ed-row__end" onClick={onRemove}>
+        <button
+          type="button"
+          className="button button--secondary button--small ed-row__end"
+          onClick={onRemove}
+        >
           Remove action
         </button>
       </div>
       {type === "redirect_to_page" ? (
         <div className="ed-checks">
-          <CheckboxField name={`${prefix}retain_params`} label="Keep the current query parameters" />
+          <CheckboxField
+            name={`${prefix}retain_params`}
+            label="Keep the current query parameters"
+          />
           <CheckboxField name={`${prefix}open_in_new_tab`} label="Open in a new tab" />
         </div>
       ) : null}
@@ -98,14 +129,30 @@ function Duplicates({ prefix }: { prefix: FieldName }) {
       <legend>Duplicate the element</legend>
       {items.fields.map((field, i) => (
         <div className="ed-row" key={field.id}>
-          <SelectField name={`${prefix}duplicates.${i}.position`} label="Copy goes" options={POSITIONS} />
-          <TextField name={`${prefix}duplicates.${i}.cloned_elem_id`} label="Id of the copy (optional)" mono />
-          <button type="button" className="button button--secondary button--small ed-row__end" onClick={() => items.remove(i)}>
+          <SelectField
+            name={`${prefix}duplicates.${i}.position`}
+            label="Copy goes"
+            options={POSITIONS}
+          />
+          <TextField
+            name={`${prefix}duplicates.${i}.cloned_elem_id`}
+            label="Id of the copy (optional)"
+            mono
+          />
+          <button
+            type="button"
+            className="button button--secondary button--small ed-row__end"
+            onClick={() => items.remove(i)}
+          >
             Remove copy
           </button>
         </div>
       ))}
-      <button type="button" className="button button--secondary button--small" onClick={() => items.append({ position: "below", cloned_elem_id: "" })}>
+      <button
+        type="button"
+        className="button button--secondary button--small"
+        onClick={() => items.append({ position: "below", cloned_elem_id: "" })}
+      >
         Add a copy
       </button>
     </fieldset>
@@ -129,12 +176,20 @@ function QueryParams({ prefix }: { prefix: FieldName }) {
           />
           <TextField name={`${prefix}queryParams.${i}.key`} label="Parameter" mono />
           <TextField name={`${prefix}queryParams.${i}.value`} label="Value" mono />
-          <button type="button" className="button button--secondary button--small ed-row__end" onClick={() => items.remove(i)}>
+          <button
+            type="button"
+            className="button button--secondary button--small ed-row__end"
+            onClick={() => items.remove(i)}
+          >
             Remove parameter
           </button>
         </div>
       ))}
-      <button type="button" className="button button--secondary button--small" onClick={() => items.append({ key: "", value: "", operation: "add" })}>
+      <button
+        type="button"
+        className="button button--secondary button--small"
+        onClick={() => items.append({ key: "", value: "", operation: "add" })}
+      >
         Add parameter
       </button>
     </fieldset>
@@ -153,11 +208,27 @@ function TemplateFields({ prefix }: { prefix: FieldName }) {
         <>
           <div className="ed-row">
             <TextField name={`${prefix}id`} label="Template id" mono />
-            <TextField name={`${prefix}parentElement`} label="Insert into (CSS path)" mono placeholder="body" />
+            <TextField
+              name={`${prefix}parentElement`}
+              label="Insert into (CSS path)"
+              mono
+              placeholder="body"
+            />
             <TextField name={`${prefix}nextSibling`} label="Before element (optional)" mono />
           </div>
-          <TextArea name={`${prefix}html`} label="Template HTML" mono rows={6} hint="Elements with data-storefit-close close it." />
-          <TextField name={`${prefix}root_style`} label="Wrapper style (CSS declarations)" mono placeholder="position:fixed;inset:0" />
+          <TextArea
+            name={`${prefix}html`}
+            label="Template HTML"
+            mono
+            rows={6}
+            hint="Elements with data-storefit-close close it."
+          />
+          <TextField
+            name={`${prefix}root_style`}
+            label="Wrapper style (CSS declarations)"
+            mono
+            placeholder="position:fixed;inset:0"
+          />
           <TextArea name={`${prefix}js_script`} label="Template script" mono rows={3} />
           <fieldset className="ed-group">
             <legend>Trigger</legend>
@@ -173,12 +244,25 @@ function TemplateFields({ prefix }: { prefix: FieldName }) {
               ]}
             />
             {trigger === "on_click" ? (
-              <TextArea name={`${prefix}elements`} label="Elements (CSS paths, one per line)" mono rows={2} />
+              <TextArea
+                name={`${prefix}elements`}
+                label="Elements (CSS paths, one per line)"
+                mono
+                rows={2}
+              />
             ) : null}
-            {trigger === "at_exit" ? <TextField name={`${prefix}delay`} label="Delay (seconds)" type="number" /> : null}
-            {trigger === "timerbased" ? <TextField name={`${prefix}timeout`} label="After (seconds)" type="number" /> : null}
+            {trigger === "at_exit" ? (
+              <TextField name={`${prefix}delay`} label="Delay (seconds)" type="number" />
+            ) : null}
+            {trigger === "timerbased" ? (
+              <TextField name={`${prefix}timeout`} label="After (seconds)" type="number" />
+            ) : null}
             {trigger === "on_scroll" ? (
-              <TextField name={`${prefix}scroll_percentage`} label="Scroll depth (%)" type="number" />
+              <TextField
+                name={`${prefix}scroll_percentage`}
+                label="Scroll depth (%)"
+                type="number"
+              />
             ) : null}
           </fieldset>
           <fieldset className="ed-group">
@@ -193,7 +277,10 @@ function TemplateFields({ prefix }: { prefix: FieldName }) {
                 { value: "hide_template", label: "Hidden (inserted, not shown)" },
               ]}
             />
-            <CheckboxField name={`${prefix}closeEnabled`} label="Remember when a visitor closes it" />
+            <CheckboxField
+              name={`${prefix}closeEnabled`}
+              label="Remember when a visitor closes it"
+            />
             {closeEnabled ? (
               <div className="ed-row">
                 <SelectField
@@ -243,7 +330,11 @@ export function MetaFields({ prefix }: { prefix: FieldName }) {
             <div className="ed-row">
               <SelectField name={`${prefix}move.position`} label="Put it" options={POSITIONS} />
               <TextField name={`${prefix}move.target`} label="Next to (CSS path)" mono />
-              <TextField name={`${prefix}move.first_element`} label="First element (optional)" mono />
+              <TextField
+                name={`${prefix}move.first_element`}
+                label="First element (optional)"
+                mono
+              />
               <TextField name={`${prefix}move.order`} label="Order (optional)" type="number" />
             </div>
           ) : null}
@@ -251,7 +342,9 @@ export function MetaFields({ prefix }: { prefix: FieldName }) {
         <fieldset className="ed-group">
           <legend>Swap</legend>
           <CheckboxField name={`${prefix}swap.enabled`} label="Swap with another element" />
-          {swap ? <TextField name={`${prefix}swap.target`} label="Swap with (CSS path)" mono /> : null}
+          {swap ? (
+            <TextField name={`${prefix}swap.target`} label="Swap with (CSS path)" mono />
+          ) : null}
         </fieldset>
         <fieldset className="ed-group">
           <legend>Edit HTML</legend>
@@ -279,7 +372,10 @@ export function MetaFields({ prefix }: { prefix: FieldName }) {
         <ScriptActionFields prefix={`${prefix}onclick.`} title="On click action" />
         <ScriptActionFields prefix={`${prefix}onload.`} title="On load action" />
       </Section>
-      <Section title="Global actions (CSS, JavaScript, query parameters, redirection)" prefix={prefix.slice(0, -1)}>
+      <Section
+        title="Global actions (CSS, JavaScript, query parameters, redirection)"
+        prefix={prefix.slice(0, -1)}
+      >
         <TextArea name={`${prefix}css`} label="Global CSS" mono rows={4} />
         <fieldset className="ed-group">
           <legend>Global JavaScript</legend>
@@ -302,11 +398,17 @@ export function MetaFields({ prefix }: { prefix: FieldName }) {
         <QueryParams prefix={prefix} />
         <fieldset className="ed-group">
           <legend>Redirection</legend>
-          <CheckboxField name={`${prefix}redirection.enabled`} label="Send visitors to another page" />
+          <CheckboxField
+            name={`${prefix}redirection.enabled`}
+            label="Send visitors to another page"
+          />
           {redirection ? (
             <>
               <TextField name={`${prefix}redirection.url`} label="Redirect to" mono type="url" />
-              <CheckboxField name={`${prefix}redirection.retain_params`} label="Keep the current query parameters" />
+              <CheckboxField
+                name={`${prefix}redirection.retain_params`}
+                label="Keep the current query parameters"
+              />
             </>
           ) : null}
         </fieldset>

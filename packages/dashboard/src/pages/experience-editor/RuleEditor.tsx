@@ -38,21 +38,47 @@ function PreviewLinks({ variationId, name }: { variationId: string; name: string
           <label className="visually-hidden" htmlFor={`preview-${variationId}`}>
             Preview link of {name}
           </label>
-          <input id={`preview-${variationId}`} className="field__input mono ed-preview__url" readOnly value={url} onFocus={(e) => e.target.select()} />
-          <a className="button button--secondary button--small" href={url} target="_blank" rel="noreferrer" aria-label={`Open a preview of ${name}`}>
+          <input
+            id={`preview-${variationId}`}
+            className="field__input mono ed-preview__url"
+            readOnly
+            value={url}
+            onFocus={(e) => e.target.select()}
+          />
+          <a
+            className="button button--secondary button--small"
+            href={url}
+            target="_blank"
+            rel="noreferrer"
+            aria-label={`Open a preview of ${name}`}
+          >
             Open preview
           </a>
-          <button type="button" className="button button--secondary button--small" onClick={() => void copy()} aria-label={`Copy the preview link of ${name}`}>
+          <button
+            type="button"
+            className="button button--secondary button--small"
+            onClick={() => void copy()}
+            aria-label={`Copy the preview link of ${name}`}
+          >
             Copy link
           </button>
           <span className="ed-hint" role="status">
-            {copied === "copied" ? "Copied." : copied === "failed" ? "Copy failed: select the link and copy it." : ""}
+            {copied === "copied"
+              ? "Copied."
+              : copied === "failed"
+                ? "Copy failed: select the link and copy it."
+                : ""}
           </span>
         </>
       ) : (
-        <p className="ed-hint">Enter the shop page to preview on (under “Preview and QA”) to get a link.</p>
+        <p className="ed-hint">
+          Enter the shop page to preview on (under “Preview and QA”) to get a link.
+        </p>
       )}
-      <Link className="button button--secondary button--small" to={`${paths.visualEditor(experienceId)}?variation=${encodeURIComponent(variationId)}`}>
+      <Link
+        className="button button--secondary button--small"
+        to={`${paths.visualEditor(experienceId)}?variation=${encodeURIComponent(variationId)}`}
+      >
         Open visual editor
       </Link>
     </div>
@@ -83,24 +109,38 @@ function VariationEditor({
           {label} <span className="muted ed-small">{weightShare}</span>
           {index === 0 ? <span className="ed-tag">Control</span> : null}
         </h4>
-        <button type="button" className="button button--secondary button--small" onClick={onRemove} disabled={total <= 1} aria-label={`Remove variation ${label}`}>
+        <button
+          type="button"
+          className="button button--secondary button--small"
+          onClick={onRemove}
+          disabled={total <= 1}
+          aria-label={`Remove variation ${label}`}
+        >
           Remove variation
         </button>
       </div>
       <div className="ed-row">
         <TextField name={`${prefix}name`} label="Variation name" />
-        <TextField name={`${prefix}weight`} label="Weight" type="number" hint="Relative to the other variations; 0 keeps it out." />
+        <TextField
+          name={`${prefix}weight`}
+          label="Weight"
+          type="number"
+          hint="Relative to the other variations; 0 keeps it out."
+        />
       </div>
       <PreviewLinks variationId={id} name={label} />
       <div className="ed-configs">
         {configs.fields.length === 0 ? (
-          <p className="muted ed-small">No changes: visitors see the page as it is (a plain control).</p>
+          <p className="muted ed-small">
+            No changes: visitors see the page as it is (a plain control).
+          </p>
         ) : null}
         {configs.fields.map((field, i) => (
           <ConfigEditor
             key={field.id}
             prefix={`${prefix}configs.${i}.`}
             index={i}
+            defaultOpen={configs.fields.length <= 3 || !field.element_path}
             onRemove={() => configs.remove(i)}
             onReplace={(config) => {
               configs.remove(i);
@@ -108,7 +148,11 @@ function VariationEditor({
             }}
           />
         ))}
-        <button type="button" className="button button--secondary button--small" onClick={() => configs.append(emptyConfig())}>
+        <button
+          type="button"
+          className="button button--secondary button--small"
+          onClick={() => configs.append(emptyConfig())}
+        >
           Add config to {label}
         </button>
       </div>
@@ -137,7 +181,9 @@ export function RuleEditor({
   const sum = weights.reduce((n, v) => n + (Number(v.weight) > 0 ? Number(v.weight) : 0), 0);
   const share = (i: number) => {
     const w = Number(weights[i]?.weight);
-    return sum > 0 && w > 0 ? `${Math.round((w / sum) * 1000) / 10}% of entrants` : "0% of entrants";
+    return sum > 0 && w > 0
+      ? `${Math.round((w / sum) * 1000) / 10}% of entrants`
+      : "0% of entrants";
   };
   const audienceOptions = [
     { value: "", label: "Everyone" },
@@ -152,27 +198,63 @@ export function RuleEditor({
       <div className="ed-rule__header">
         <h3 className="panel__title">Rule {index + 1}</h3>
         <div className="ed-config__tools">
-          <button type="button" className="button button--secondary button--small" disabled={index === 0} onClick={() => onMove(index - 1)} aria-label={`Move rule ${index + 1} up`}>
+          <button
+            type="button"
+            className="button button--secondary button--small"
+            disabled={index === 0}
+            onClick={() => onMove(index - 1)}
+            aria-label={`Move rule ${index + 1} up`}
+          >
             Move up
           </button>
-          <button type="button" className="button button--secondary button--small" disabled={index === total - 1} onClick={() => onMove(index + 1)} aria-label={`Move rule ${index + 1} down`}>
+          <button
+            type="button"
+            className="button button--secondary button--small"
+            disabled={index === total - 1}
+            onClick={() => onMove(index + 1)}
+            aria-label={`Move rule ${index + 1} down`}
+          >
             Move down
           </button>
-          <button type="button" className="button button--secondary button--small" onClick={onRemove} aria-label={`Remove rule ${index + 1}`}>
+          <button
+            type="button"
+            className="button button--secondary button--small"
+            onClick={onRemove}
+            aria-label={`Remove rule ${index + 1}`}
+          >
             Remove rule
           </button>
         </div>
       </div>
       <div className="ed-row">
-        <SelectField name={`${prefix}audience_id`} label="Audience" options={audienceOptions} hint="The first rule whose audience matches the visitor wins." />
+        <SelectField
+          name={`${prefix}audience_id`}
+          label="Audience"
+          options={audienceOptions}
+          hint="The first rule whose audience matches the visitor wins."
+        />
         {audienceId === "" ? (
-          <TextField name={`${prefix}audience_name`} label="Label for “everyone” (optional)" placeholder="Everyone" />
+          <TextField
+            name={`${prefix}audience_name`}
+            label="Label for “everyone” (optional)"
+            placeholder="Everyone"
+          />
         ) : null}
       </div>
       <div className="ed-row">
         <TextField name={`${prefix}behaviour.name`} label="Behaviour name" />
-        <TextField name={`${prefix}behaviour.traffic`} label="Traffic allocation (%)" type="number" hint="Share of the audience that enters." />
-        <TextField name={`${prefix}behaviour.ga_measurement_id`} label="GA measurement id (optional)" mono placeholder="G-XXXXXXX" />
+        <TextField
+          name={`${prefix}behaviour.traffic`}
+          label="Traffic allocation (%)"
+          type="number"
+          hint="Share of the audience that enters."
+        />
+        <TextField
+          name={`${prefix}behaviour.ga_measurement_id`}
+          label="GA measurement id (optional)"
+          mono
+          placeholder="G-XXXXXXX"
+        />
       </div>
       <CheckboxField
         name={`${prefix}behaviour.device_specific`}
@@ -197,7 +279,11 @@ export function RuleEditor({
       <button
         type="button"
         className="button button--secondary button--small"
-        onClick={() => variations.append(emptyVariation(`Variation ${String.fromCharCode(65 + variations.fields.length)}`))}
+        onClick={() =>
+          variations.append(
+            emptyVariation(`Variation ${String.fromCharCode(65 + variations.fields.length)}`),
+          )
+        }
       >
         Add variation
       </button>

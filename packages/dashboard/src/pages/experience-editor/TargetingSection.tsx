@@ -31,7 +31,9 @@ function UrlTester({ mainDomain }: { mainDomain: string | undefined }) {
       </div>
       <div id={`${id}-result`} role="status" data-testid="url-test-result">
         {result === null ? (
-          <span className="ed-hint">Paste a shop address to see whether this experience runs there.</span>
+          <span className="ed-hint">
+            Paste a shop address to see whether this experience runs there.
+          </span>
         ) : !result.ok ? (
           <span className="ed-error">{result.message}</span>
         ) : pages.length === 0 ? (
@@ -44,8 +46,10 @@ function UrlTester({ mainDomain }: { mainDomain: string | undefined }) {
             <ul className="ed-tester__list">
               {pages.map((p, i) => (
                 <li key={i}>
-                  {result.matches[i] ? "✓ matches" : "✗ no match"}: {p.domain || mainDomain || "any domain"}{" "}
-                  {PAGE_MATCH_OPTIONS.find((o) => o.value === p.page_match)?.label.toLowerCase()} <code>{p.page_path}</code>
+                  {result.matches[i] ? "✓ matches" : "✗ no match"}:{" "}
+                  {p.domain || mainDomain || "any domain"}{" "}
+                  {PAGE_MATCH_OPTIONS.find((o) => o.value === p.page_match)?.label.toLowerCase()}{" "}
+                  <code>{p.page_path}</code>
                 </li>
               ))}
             </ul>
@@ -56,7 +60,13 @@ function UrlTester({ mainDomain }: { mainDomain: string | undefined }) {
   );
 }
 
-export function TargetingSection({ mainDomain, domains }: { mainDomain: string | undefined; domains: readonly string[] }) {
+export function TargetingSection({
+  mainDomain,
+  domains,
+}: {
+  mainDomain: string | undefined;
+  domains: readonly string[];
+}) {
   const pages = useArray<PageForm>("pages");
   const listId = useId();
   return (
@@ -73,14 +83,37 @@ export function TargetingSection({ mainDomain, domains }: { mainDomain: string |
           <option key={d} value={d} />
         ))}
       </datalist>
-      {pages.fields.length === 0 ? <p className="muted">No pages yet: an experience needs one to start.</p> : null}
+      {pages.fields.length === 0 ? (
+        <p className="muted">No pages yet: an experience needs one to start.</p>
+      ) : null}
       {pages.fields.map((field, i) => (
         <div className="ed-item" key={field.id} data-testid="page-target">
           <div className="ed-row">
-            <SelectField name={`pages.${i}.page_match`} label="Match" options={PAGE_MATCH_OPTIONS} />
-            <TextField name={`pages.${i}.page_path`} label="Page path or pattern" mono placeholder="/products/gentle-baby-wash" className="ed-grow" />
-            <TextField name={`pages.${i}.domain`} label="Domain" mono list={listId} hint={mainDomain ? `Empty: ${mainDomain}` : undefined} />
-            <button type="button" className="button button--secondary button--small ed-row__end" onClick={() => pages.remove(i)} aria-label={`Remove page ${i + 1}`}>
+            <SelectField
+              name={`pages.${i}.page_match`}
+              label="Match"
+              options={PAGE_MATCH_OPTIONS}
+            />
+            <TextField
+              name={`pages.${i}.page_path`}
+              label="Page path or pattern"
+              mono
+              placeholder="/products/gentle-baby-wash"
+              className="ed-grow"
+            />
+            <TextField
+              name={`pages.${i}.domain`}
+              label="Domain"
+              mono
+              list={listId}
+              hint={mainDomain ? `Empty: ${mainDomain}` : undefined}
+            />
+            <button
+              type="button"
+              className="button button--secondary button--small ed-row__end"
+              onClick={() => pages.remove(i)}
+              aria-label={`Remove page ${i + 1}`}
+            >
               Remove page
             </button>
           </div>
@@ -89,7 +122,9 @@ export function TargetingSection({ mainDomain, domains }: { mainDomain: string |
       <button
         type="button"
         className="button button--secondary button--small"
-        onClick={() => pages.append({ domain: mainDomain ?? "", page_path: "", page_match: "exact_match" })}
+        onClick={() =>
+          pages.append({ domain: mainDomain ?? "", page_path: "", page_match: "exact_match" })
+        }
       >
         Add page
       </button>

@@ -34,7 +34,10 @@ export type ArrayOf<Item> = {
 /** useFieldArray for a run-time name; `Item` is the element type at that name. */
 export function useArray<Item>(name: FieldName): ArrayOf<Item> {
   const { control } = useFormContext<ExperienceForm>();
-  return useFieldArray({ control, name: name as FieldArrayPath<ExperienceForm> }) as unknown as ArrayOf<Item>;
+  return useFieldArray({
+    control,
+    name: name as FieldArrayPath<ExperienceForm>,
+  }) as unknown as ArrayOf<Item>;
 }
 
 export function useFieldError(name: FieldName): string | undefined {
@@ -174,7 +177,12 @@ export function CheckboxField({ name, label, hint, className }: BaseProps) {
   const { register } = useFormContext<ExperienceForm>();
   return (
     <div className={`ed-check ${className ?? ""}`}>
-      <input id={id} type="checkbox" aria-describedby={hint ? `${id}-hint` : undefined} {...register(asPath(name))} />
+      <input
+        id={id}
+        type="checkbox"
+        aria-describedby={hint ? `${id}-hint` : undefined}
+        {...register(asPath(name))}
+      />
       <label htmlFor={id}>{label}</label>
       {hint ? (
         <span className="ed-hint" id={`${id}-hint`}>

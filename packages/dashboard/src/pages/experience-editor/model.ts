@@ -94,7 +94,13 @@ export type TemplateForm = {
 
 export type MetaForm = {
   isDefault: boolean;
-  move: { enabled: boolean; target: string; first_element: string; position: "above" | "below"; order: string };
+  move: {
+    enabled: boolean;
+    target: string;
+    first_element: string;
+    position: "above" | "below";
+    order: string;
+  };
   swap: { enabled: boolean; target: string };
   edit: {
     enabled: boolean;
@@ -107,7 +113,11 @@ export type MetaForm = {
   onload: ScriptActionForm;
   css: string;
   queryParams: { key: string; value: string; operation: "add" | "remove" }[];
-  js: { enabled: boolean; script: string; execution_type: "asap" | "document_ready" | "document_load" };
+  js: {
+    enabled: boolean;
+    script: string;
+    execution_type: "asap" | "document_ready" | "document_load";
+  };
   redirection: { enabled: boolean; url: string; retain_params: boolean };
   template: TemplateForm;
 };
@@ -343,10 +353,13 @@ export function emptyExperience(): ExperienceForm {
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 
-const str = (v: unknown): string => (typeof v === "string" ? v : v === undefined || v === null ? "" : String(v));
+const str = (v: unknown): string =>
+  typeof v === "string" ? v : v === undefined || v === null ? "" : String(v);
 
-const escapeHtml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-const unescapeHtml = (s: string) => s.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+const escapeHtml = (s: string) =>
+  s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+const unescapeHtml = (s: string) =>
+  s.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
 
 /** Plain text has no tags and no entities but the three we escape ourselves. */
 const isPlainText = (html: string) => !/[<>]/.test(html) && !/&(?!amp;|lt;|gt;)/.test(html);
@@ -388,7 +401,10 @@ export function elementToForm(v: ElementChanges | undefined): ElementForm {
     srcset: str(v.srcset),
     href: str(v.href_target?.href),
     target: str(v.href_target?.target),
-    styles: Object.entries(v.style ?? {}).map(([property, value]) => ({ property, value: str(value) })),
+    styles: Object.entries(v.style ?? {}).map(([property, value]) => ({
+      property,
+      value: str(value),
+    })),
     retain: v.cf_retain_value === true,
     defer: v.cf_defer_apply === true,
     delayMs: numberText(v.cf_delay_apply_time),
@@ -459,14 +475,25 @@ function metaToForm(m: CustomfitMeta | undefined, mirrored: boolean): MetaForm {
       retain_params: a.retain_params !== false,
       open_in_new_tab: a.open_in_new_tab === true,
     })),
-    duplicates: (m.duplicate_actions ?? []).map((d) => ({ position: d.position, cloned_elem_id: str(d.cloned_elem_id) })),
+    duplicates: (m.duplicate_actions ?? []).map((d) => ({
+      position: d.position,
+      cloned_elem_id: str(d.cloned_elem_id),
+    })),
     onclick: scriptToForm(m.onclick_action),
     onload: scriptToForm(m.onload_action),
     css: str(g?.css),
-    queryParams: (g?.query_params ?? []).map((q) => ({ key: q.key, value: str(q.value), operation: q.operation })),
+    queryParams: (g?.query_params ?? []).map((q) => ({
+      key: q.key,
+      value: str(q.value),
+      operation: q.operation,
+    })),
     js: g?.js ? { enabled: true, ...g.js } : f.js,
     redirection: g?.redirection
-      ? { enabled: true, url: g.redirection.url, retain_params: g.redirection.retain_params !== false }
+      ? {
+          enabled: true,
+          url: g.redirection.url,
+          retain_params: g.redirection.retain_params !== false,
+        }
       : f.redirection,
     template: templateToForm(m.custom_template, mirrored),
   };
@@ -474,7 +501,12 @@ function metaToForm(m: CustomfitMeta | undefined, mirrored: boolean): MetaForm {
 
 /** The form of one config, or JSON mode when the form would lose something of it. */
 export function configToForm(c: ConfigDefinition): ConfigForm {
-  const asJson = (): ConfigForm => ({ ...emptyConfig(), ...idsOf(c), mode: "json", json: JSON.stringify(c, null, 2) });
+  const asJson = (): ConfigForm => ({
+    ...emptyConfig(),
+    ...idsOf(c),
+    mode: "json",
+    json: JSON.stringify(c, null, 2),
+  });
   let form: ConfigForm;
   try {
     form = configToFormUnchecked(c);
@@ -569,7 +601,8 @@ function normalize(v: unknown, key = ""): unknown {
 
 function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => deepEqual(x, b[i]));
+  if (Array.isArray(a) && Array.isArray(b))
+    return a.length === b.length && a.every((x, i) => deepEqual(x, b[i]));
   if (isObject(a) && isObject(b)) {
     const ka = Object.keys(a);
     return ka.length === Object.keys(b).length && ka.every((k) => k in b && deepEqual(a[k], b[k]));
@@ -635,13 +668,21 @@ class Problems {
     if (value.trim() === "") this.add(path, `${what} is required.`);
     else if (value.length > max) this.add(path, `${what} must be at most ${max} characters.`);
   }
-  number(path: string, text: string, what: string, opts: { min?: number; max?: number; integer?: boolean } = {}): number | undefined {
+  number(
+    path: string,
+    text: string,
+    what: string,
+    opts: { min?: number; max?: number; integer?: boolean } = {},
+  ): number | undefined {
     const n = parseNumber(text);
     if (n === undefined) return undefined;
     if (Number.isNaN(n)) this.add(path, `${what} must be a number.`);
-    else if (opts.integer && !Number.isInteger(n)) this.add(path, `${what} must be a whole number.`);
-    else if (opts.min !== undefined && n < opts.min) this.add(path, `${what} must be at least ${opts.min}.`);
-    else if (opts.max !== undefined && n > opts.max) this.add(path, `${what} must be at most ${opts.max}.`);
+    else if (opts.integer && !Number.isInteger(n))
+      this.add(path, `${what} must be a whole number.`);
+    else if (opts.min !== undefined && n < opts.min)
+      this.add(path, `${what} must be at least ${opts.min}.`);
+    else if (opts.max !== undefined && n > opts.max)
+      this.add(path, `${what} must be at most ${opts.max}.`);
     else return n;
     return undefined;
   }
@@ -666,7 +707,8 @@ class Problems {
 
 function elementFromForm(f: ElementForm, p: Problems, at: string): ElementChanges {
   const out: ElementChanges = {};
-  if (f.innerHTML !== "") out.innerHTML = f.innerHTMLKind === "text" ? escapeHtml(f.innerHTML) : f.innerHTML;
+  if (f.innerHTML !== "")
+    out.innerHTML = f.innerHTMLKind === "text" ? escapeHtml(f.innerHTML) : f.innerHTML;
   if (f.value !== "") out.value = f.value;
   if (f.src.trim() !== "") out.src = f.src.trim();
   if (f.srcset.trim() !== "") out.srcset = f.srcset.trim();
@@ -699,7 +741,8 @@ function elementFromForm(f: ElementForm, p: Problems, at: string): ElementChange
       const remove = splitClasses(f.classesRemove);
       if (add.length) out.cf_classes_add = add;
       if (remove.length) out.cf_classes_remove = remove;
-      if (!add.length && !remove.length) p.add(`${at}classesAdd`, "Name the classes to add or remove.");
+      if (!add.length && !remove.length)
+        p.add(`${at}classesAdd`, "Name the classes to add or remove.");
     } else if (f.classOption === "overwrite_classes") {
       out.cf_classes_overwrite = splitClasses(f.classesOverwrite);
     }
@@ -740,12 +783,17 @@ function templateFromForm(f: TemplateForm, p: Problems, at: string): Template {
   }
   if (f.trigger === "timerbased") {
     const t = p.number(`${at}timeout`, f.timeout, "The time", { min: 0 });
-    if (t === undefined && f.timeout.trim() === "") p.add(`${at}timeout`, "Say after how many seconds the popup shows.");
+    if (t === undefined && f.timeout.trim() === "")
+      p.add(`${at}timeout`, "Say after how many seconds the popup shows.");
     if (t !== undefined) settings.timeout = t;
   }
   if (f.trigger === "on_scroll") {
-    const s = p.number(`${at}scroll_percentage`, f.scroll_percentage, "The scroll depth", { min: 0, max: 100 });
-    if (s === undefined && f.scroll_percentage.trim() === "") p.add(`${at}scroll_percentage`, "Say at what scroll depth (0–100 %) the popup shows.");
+    const s = p.number(`${at}scroll_percentage`, f.scroll_percentage, "The scroll depth", {
+      min: 0,
+      max: 100,
+    });
+    if (s === undefined && f.scroll_percentage.trim() === "")
+      p.add(`${at}scroll_percentage`, "Say at what scroll depth (0–100 %) the popup shows.");
     if (s !== undefined) settings.scroll_percentage = s;
   }
   if (f.visibility !== "") settings.visibility_selected = f.visibility;
@@ -753,7 +801,8 @@ function templateFromForm(f: TemplateForm, p: Problems, at: string): Template {
     settings.close_settings = { close_config_selected: f.close };
     if (f.close === "duration") {
       const e = p.number(`${at}expiry`, f.expiry, "The duration", { min: 0 });
-      if (e === undefined && f.expiry.trim() === "") p.add(`${at}expiry`, "Say how long a close is remembered.");
+      if (e === undefined && f.expiry.trim() === "")
+        p.add(`${at}expiry`, "Say how long a close is remembered.");
       if (e !== undefined) settings.close_settings.expiry = e;
     } else {
       const e = p.number(`${at}expiry`, f.expiry, "The expiry", { min: 0 });
@@ -786,12 +835,18 @@ function metaFromForm(f: MetaForm, p: Problems, at: string): CustomfitMeta {
     p.selector(`${at}swap.target`, f.swap.target, "The element to swap with");
     m.swap_action = { target: f.swap.target.trim() };
   }
-  if (f.edit.enabled) m.edit_elem_action = { action_type: f.edit.action_type, action_txt: f.edit.action_txt };
+  if (f.edit.enabled)
+    m.edit_elem_action = { action_type: f.edit.action_type, action_txt: f.edit.action_txt };
   if (f.clickActions.length) {
     m.advanced_click_actions = f.clickActions.map((a, i) => {
       const out: AdvancedClickAction = { action_type: a.action_type };
       if (a.action_type === "redirect_to_page") {
-        p.required(`${at}clickActions.${i}.redirect_url`, a.redirect_url, "The address to go to", 4096);
+        p.required(
+          `${at}clickActions.${i}.redirect_url`,
+          a.redirect_url,
+          "The address to go to",
+          4096,
+        );
         out.redirect_url = a.redirect_url.trim();
         if (!a.retain_params) out.retain_params = false;
         if (a.open_in_new_tab) out.open_in_new_tab = true;
@@ -818,7 +873,11 @@ function metaFromForm(f: MetaForm, p: Problems, at: string): CustomfitMeta {
   if (f.queryParams.length) {
     g.query_params = f.queryParams.map((q, i) => {
       p.required(`${at}queryParams.${i}.key`, q.key, "The parameter name", 256);
-      return { key: q.key.trim(), operation: q.operation, ...(q.operation === "add" ? { value: q.value } : {}) };
+      return {
+        key: q.key.trim(),
+        operation: q.operation,
+        ...(q.operation === "add" ? { value: q.value } : {}),
+      };
     });
   }
   if (f.js.enabled) {
@@ -827,7 +886,10 @@ function metaFromForm(f: MetaForm, p: Problems, at: string): CustomfitMeta {
   }
   if (f.redirection.enabled) {
     p.required(`${at}redirection.url`, f.redirection.url, "The redirection address", 4096);
-    g.redirection = { url: f.redirection.url.trim(), ...(f.redirection.retain_params ? {} : { retain_params: false }) };
+    g.redirection = {
+      url: f.redirection.url.trim(),
+      ...(f.redirection.retain_params ? {} : { retain_params: false }),
+    };
   }
   if (Object.keys(g).length) m.global_actions = g;
   if (f.isDefault) m.is_default = true;
@@ -835,7 +897,16 @@ function metaFromForm(f: MetaForm, p: Problems, at: string): CustomfitMeta {
   return m;
 }
 
-const DATA_TYPES: readonly VariationDataType[] = ["HTML_ELEMENT", "NUMBER", "STRING", "BOOLEAN", "LIST", "COLOR", "RICHTEXT", "JSON"];
+const DATA_TYPES: readonly VariationDataType[] = [
+  "HTML_ELEMENT",
+  "NUMBER",
+  "STRING",
+  "BOOLEAN",
+  "LIST",
+  "COLOR",
+  "RICHTEXT",
+  "JSON",
+];
 
 /** A config typed as JSON: parsed, with the fields the service requires checked. */
 function configFromJson(text: string, p: Problems): ConfigDefinition | undefined {
@@ -851,7 +922,8 @@ function configFromJson(text: string, p: Problems): ConfigDefinition | undefined
     return undefined;
   }
   for (const k of ["config_customer_id", "config_id"]) {
-    if (typeof value[k] !== "string" || value[k] === "") p.add("json", `The config needs a "${k}" (text).`);
+    if (typeof value[k] !== "string" || value[k] === "")
+      p.add("json", `The config needs a "${k}" (text).`);
   }
   if (!DATA_TYPES.includes(value["variation_data_type"] as VariationDataType)) {
     p.add("json", `"variation_data_type" must be one of ${DATA_TYPES.join(", ")}.`);
@@ -888,11 +960,19 @@ export function configFromForm(f: ConfigForm): Result<ConfigDefinition> {
       if (f.hasDesktop) v.desktop = elementFromForm(f.desktop, p, "desktop.");
       const meta = metaFromForm(f.meta, p, "meta.");
       if (Object.keys(meta).length) v.customfit_meta = meta;
-      if (meta.custom_template && f.meta.template.mirror) properties.custom_template = meta.custom_template;
+      if (meta.custom_template && f.meta.template.mirror)
+        properties.custom_template = meta.custom_template;
       const touchesElement =
         Object.keys(v).some((k) => k !== "customfit_meta") ||
-        !!(meta.move_action || meta.swap_action || meta.edit_elem_action || meta.duplicate_actions ||
-          meta.advanced_click_actions || meta.onclick_action || meta.onload_action);
+        !!(
+          meta.move_action ||
+          meta.swap_action ||
+          meta.edit_elem_action ||
+          meta.duplicate_actions ||
+          meta.advanced_click_actions ||
+          meta.onclick_action ||
+          meta.onload_action
+        );
       if (touchesElement && !properties.element_path) {
         p.add("element_path", "Say which element to change (a CSS path such as #product-price).");
       }
@@ -912,7 +992,8 @@ export function configFromForm(f: ConfigForm): Result<ConfigDefinition> {
       const items = lines(f.scalar);
       if (f.listKind === "number") {
         const nums = items.map(Number);
-        if (nums.some((n) => !Number.isFinite(n))) p.add("scalar", "Every item of a number list must be a number.");
+        if (nums.some((n) => !Number.isFinite(n)))
+          p.add("scalar", "Every item of a number list must be a number.");
         variation = nums;
       } else variation = items;
       if (items.length > 1000) p.add("scalar", "A list holds at most 1000 items.");
@@ -952,13 +1033,22 @@ export function validateExperience(form: ExperienceForm): FormProblem[] {
 export function experienceFromForm(f: ExperienceForm): Result<ExperienceInput> {
   const p = new Problems();
   p.required("name", f.name, "The name");
-  const priority = p.number("priority", f.priority, "The priority", { min: -1000, max: 1000, integer: true });
+  const priority = p.number("priority", f.priority, "The priority", {
+    min: -1000,
+    max: 1000,
+    integer: true,
+  });
 
   f.pages.forEach((page, i) => {
     p.required(`pages.${i}.page_path`, page.page_path, "The page", 2048);
-    if (page.page_match === "regex" && page.page_path.trim()) p.regex(`pages.${i}.page_path`, page.page_path.trim(), "The page");
+    if (page.page_match === "regex" && page.page_path.trim())
+      p.regex(`pages.${i}.page_path`, page.page_path.trim(), "The page");
   });
-  const pages = f.pages.map((page) => ({ domain: page.domain.trim(), page_path: page.page_path.trim(), page_match: page.page_match }));
+  const pages = f.pages.map((page) => ({
+    domain: page.domain.trim(),
+    page_path: page.page_path.trim(),
+    page_match: page.page_match,
+  }));
 
   const rules: RuleInput[] = f.rules.map((r, ri) => {
     const at = `rules.${ri}.behaviour.`;
@@ -966,13 +1056,16 @@ export function experienceFromForm(f: ExperienceForm): Result<ExperienceInput> {
     p.required(`${at}name`, b.name, "The behaviour's name");
     const traffic = p.number(`${at}traffic`, b.traffic, "Traffic", { min: 0, max: 100 });
     if (b.traffic.trim() === "") p.add(`${at}traffic`, "Traffic is required (0–100 %).");
-    if (b.variations.length === 0) p.add(`${at}variations`, "A behaviour needs at least one variation.");
-    if (b.ga_measurement_id.length > 64) p.add(`${at}ga_measurement_id`, "The measurement id must be at most 64 characters.");
+    if (b.variations.length === 0)
+      p.add(`${at}variations`, "A behaviour needs at least one variation.");
+    if (b.ga_measurement_id.length > 64)
+      p.add(`${at}ga_measurement_id`, "The measurement id must be at most 64 characters.");
     const variations = b.variations.map((v, vi) => {
       const vat = `${at}variations.${vi}.`;
       p.required(`${vat}name`, v.name, "The variation's name");
       const weight = p.number(`${vat}weight`, v.weight, "The weight", { min: 0, max: 1_000_000 });
-      if (v.weight.trim() === "") p.add(`${vat}weight`, "The weight is required (0 keeps the variation out).");
+      if (v.weight.trim() === "")
+        p.add(`${vat}weight`, "The weight is required (0 keeps the variation out).");
       const keys = new Set<string>();
       const configs = v.configs.flatMap((c, ci) => {
         const r2 = configFromForm(c);
@@ -982,7 +1075,10 @@ export function experienceFromForm(f: ExperienceForm): Result<ExperienceInput> {
           return [];
         }
         if (keys.has(r2.value.config_customer_id)) {
-          p.add(`${cat}${c.mode === "json" ? "json" : "config_customer_id"}`, `The config key "${r2.value.config_customer_id}" is used twice in this variation.`);
+          p.add(
+            `${cat}${c.mode === "json" ? "json" : "config_customer_id"}`,
+            `The config key "${r2.value.config_customer_id}" is used twice in this variation.`,
+          );
         }
         keys.add(r2.value.config_customer_id);
         return [r2.value];
@@ -1010,17 +1106,25 @@ export function experienceFromForm(f: ExperienceForm): Result<ExperienceInput> {
     const goal: GoalInput = { ...(g.id ? { id: g.id } : {}), name: g.name.trim(), kind: g.kind };
     if (g.kind === "page_view") {
       p.required(`${at}page_path`, g.page_path, "The goal page", 2048);
-      if (g.page_match === "regex" && g.page_path.trim()) p.regex(`${at}page_path`, g.page_path.trim(), "The goal page");
-      goal.page = { page_path: g.page_path.trim(), page_match: g.page_match, ...(g.domain.trim() ? { domain: g.domain.trim() } : {}) };
+      if (g.page_match === "regex" && g.page_path.trim())
+        p.regex(`${at}page_path`, g.page_path.trim(), "The goal page");
+      goal.page = {
+        page_path: g.page_path.trim(),
+        page_match: g.page_match,
+        ...(g.domain.trim() ? { domain: g.domain.trim() } : {}),
+      };
     }
     if (g.kind === "click" || g.kind === "form_submit" || g.kind === "track") {
-      if (g.event_name.length > 200) p.add(`${at}event_name`, "The event name must be at most 200 characters.");
+      if (g.event_name.length > 200)
+        p.add(`${at}event_name`, "The event name must be at most 200 characters.");
       if (g.event_name.trim()) goal.event_name = g.event_name.trim();
-      else if (g.kind === "track") p.add(`${at}event_name`, "Name the custom event this goal counts.");
+      else if (g.kind === "track")
+        p.add(`${at}event_name`, "Name the custom event this goal counts.");
     }
     if (g.kind === "revenue" && g.revenue_cap.trim() !== "") {
       const cap = p.number(`${at}revenue_cap`, g.revenue_cap, "The revenue cap");
-      if (cap !== undefined && cap <= 0) p.add(`${at}revenue_cap`, "The revenue cap must be more than 0.");
+      if (cap !== undefined && cap <= 0)
+        p.add(`${at}revenue_cap`, "The revenue cap must be more than 0.");
       else if (cap !== undefined) goal.revenue_cap = cap;
     }
     return goal;
@@ -1031,7 +1135,11 @@ export function experienceFromForm(f: ExperienceForm): Result<ExperienceInput> {
   f.rules.forEach((r, ri) =>
     r.behaviour.variations.forEach((v, vi) => {
       if (!v.id) return;
-      if (!ID_RE.test(v.id) || seen.has(v.id)) p.add(`rules.${ri}.behaviour.variations.${vi}.name`, `The variation id "${v.id}" is invalid or used twice.`);
+      if (!ID_RE.test(v.id) || seen.has(v.id))
+        p.add(
+          `rules.${ri}.behaviour.variations.${vi}.name`,
+          `The variation id "${v.id}" is invalid or used twice.`,
+        );
       seen.add(v.id);
     }),
   );

@@ -9,7 +9,11 @@ export const PREVIEW_PARAM = "customfit_preview";
 export const DESIRED_PARAM = "customfit_desired_experiences";
 
 /** The shop page with the preview parameters added (existing ones kept), or null for a bad URL. */
-export function previewUrl(pageUrl: string, experienceId: string, variationId: string): string | null {
+export function previewUrl(
+  pageUrl: string,
+  experienceId: string,
+  variationId: string,
+): string | null {
   let url: URL;
   try {
     url = new URL(pageUrl.trim());
@@ -23,15 +27,28 @@ export function previewUrl(pageUrl: string, experienceId: string, variationId: s
 }
 
 /**
- * A shop page the experience runs on, to start the preview from: the first exact page target
- * (a contains/regex target names no single page), on its domain or the account's main one.
+ * A shop page the experience runs on, to start the preview from: the first exact page target,
+ * else the first exact page a config is bound to (a contains/regex target names no single page),
+ * else the domain's home page; on its domain or the account's main one. `.localhost` shops (the
+ * demo) are served over http.
  */
-export function defaultPreviewPage(pages: readonly PageTarget[], mainDomain: string | undefined): string {
-  const page = pages.find((p) => p.page_match === "exact_match") ?? pages[0];
-  const domain = page?.domain || mainDomain || "";
+export function defaultPreviewPage(
+  pages: readonly PageTarget[],
+  mainDomain: string | undefined,
+  configPages: readonly {
+    domain?: string | undefined;
+    page_path?: string | undefined;
+    page_match?: string | undefined;
+  }[] = [],
+): string {
+  const exact =
+    pages.find((p) => p.page_match === "exact_match") ??
+    configPages.find((p) => p.page_path && (p.page_match ?? "exact_match") === "exact_match");
+  const domain = exact?.domain || pages[0]?.domain || mainDomain || "";
   if (!domain) return "";
-  const path = page && page.page_match === "exact_match" ? page.page_path : "/";
-  return `https://${domain}${path.startsWith("/") ? path : "/" + path}`;
+  const path = exact?.page_path ?? "/";
+  const scheme = /(^|\.)localhost$/.test(domain) ? "http" : "https";
+  return `${scheme}://${domain}${path.startsWith("/") ? path : "/" + path}`;
 }
 
 /** Which page targets a URL matches (the "test a URL" checker), by the script's own matcher. */

@@ -6,7 +6,13 @@ import { duplicateInput } from "../experience-editor/model";
 import { STATUS_ACTIONS } from "./status-actions";
 
 /** A row's actions: edit (or view), results, duplicate, and the allowed status changes. */
-export function ExperienceActions({ experience, canEdit }: { experience: ExperienceSummary; canEdit: boolean }) {
+export function ExperienceActions({
+  experience,
+  canEdit,
+}: {
+  experience: ExperienceSummary;
+  canEdit: boolean;
+}) {
   const navigate = useNavigate();
   const changeStatus = useChangeExperienceStatus();
   const duplicate = useDuplicateExperience(duplicateInput);
@@ -16,10 +22,18 @@ export function ExperienceActions({ experience, canEdit }: { experience: Experie
 
   return (
     <div className="exp-actions">
-      <Link className="button button--secondary button--small" to={paths.experience(experience.id)} aria-label={label(canEdit ? "Edit" : "View")}>
+      <Link
+        className="button button--secondary button--small"
+        to={paths.experience(experience.id)}
+        aria-label={label(canEdit ? "Edit" : "View")}
+      >
         {canEdit ? "Edit" : "View"}
       </Link>
-      <Link className="button button--secondary button--small" to={paths.results(experience.id)} aria-label={label("Results of")}>
+      <Link
+        className="button button--secondary button--small"
+        to={paths.results(experience.id)}
+        aria-label={label("Results of")}
+      >
         Results
       </Link>
       <button
@@ -28,7 +42,9 @@ export function ExperienceActions({ experience, canEdit }: { experience: Experie
         disabled={!canEdit || busy}
         aria-label={label("Duplicate")}
         onClick={() =>
-          duplicate.mutate(experience.id, { onSuccess: (copy) => void navigate(paths.experience(copy.id)) })
+          duplicate.mutate(experience.id, {
+            onSuccess: (copy) => void navigate(paths.experience(copy.id)),
+          })
         }
       >
         Duplicate

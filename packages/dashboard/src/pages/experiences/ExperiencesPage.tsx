@@ -22,7 +22,12 @@ export function ExperiencesPage() {
               New experience
             </Link>
           ) : (
-            <button type="button" className="button button--primary" disabled title="Viewers cannot create experiences">
+            <button
+              type="button"
+              className="button button--primary"
+              disabled
+              title="Viewers cannot create experiences"
+            >
               New experience
             </button>
           )

@@ -66,7 +66,11 @@ const columns = (canEdit: boolean): readonly Column<ExperienceSummary>[] => [
   { key: "pages", header: "Pages", cell: (e) => <PagesCell pages={e.pages} /> },
   { key: "traffic", header: "Traffic · split", cell: (e) => <TrafficCell experienceId={e.id} /> },
   { key: "result", header: "Headline result", cell: (e) => <HeadlineResult experienceId={e.id} /> },
-  { key: "actions", header: "Actions", cell: (e) => <ExperienceActions experience={e} canEdit={canEdit} /> },
+  {
+    key: "actions",
+    header: "Actions",
+    cell: (e) => <ExperienceActions experience={e} canEdit={canEdit} />,
+  },
 ];
 
 export function ExperiencesTable({

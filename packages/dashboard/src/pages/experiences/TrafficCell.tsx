@@ -15,7 +15,9 @@ export function TrafficCell({ experienceId }: { experienceId: string }) {
     <ul className="exp-traffic" data-testid="traffic">
       {data.rules.map((r) => {
         const total = r.behaviour.variations.reduce((n, v) => n + v.weight, 0);
-        const split = r.behaviour.variations.map((v) => (total > 0 ? Math.round((v.weight / total) * 100) : 0)).join("/");
+        const split = r.behaviour.variations
+          .map((v) => (total > 0 ? Math.round((v.weight / total) * 100) : 0))
+          .join("/");
         return (
           <li key={r.id}>
             {percent(r.behaviour.traffic_allocation)} · {split}

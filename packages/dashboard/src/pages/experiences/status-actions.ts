@@ -5,7 +5,9 @@ import type { ExperienceStatus } from "@storefit/contract";
  * STATUS_TRANSITIONS), as the buttons that make them. Archived is the end of an experience's
  * life; "Restore" brings it back as a draft.
  */
-export const STATUS_ACTIONS: Readonly<Record<ExperienceStatus, readonly { to: ExperienceStatus; label: string }[]>> = {
+export const STATUS_ACTIONS: Readonly<
+  Record<ExperienceStatus, readonly { to: ExperienceStatus; label: string }[]>
+> = {
   draft: [
     { to: "running", label: "Start" },
     { to: "archived", label: "Archive" },
