@@ -476,6 +476,7 @@ describe("experiences in the dashboard", () => {
     );
     await page.screenshot({ path: join(SCREENSHOTS, "experience-editor-rules.png") });
     await page.setViewportSize({ width: 390, height: 844 });
+    await page.evaluate(() => window.scrollTo(0, 0));
     await eventually(
       async () => (await page.evaluate(() => document.documentElement.scrollWidth)) <= 390,
       5_000,
