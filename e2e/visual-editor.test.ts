@@ -88,6 +88,18 @@ async function createExperience(
 
 const variationsOf = (e: ExperienceDetail) => e.rules.flatMap((r) => r.behaviour.variations);
 
+/** The experience as PUT takes it, renamed, with each variation replaced by what `map` gives. */
+function withVariations(e: ExperienceDetail, name: string, map: (v: VariationDefinition) => VariationDefinition[]): ExperienceInput {
+  return {
+    name,
+    kind: e.kind,
+    priority: e.priority,
+    pages: e.pages,
+    goals: e.goals,
+    rules: e.rules.map((r) => ({ ...r, behaviour: { ...r.behaviour, variations: r.behaviour.variations.flatMap(map) } })),
+  };
+}
+
 function priceConfig(id: string, innerHTML: string): ConfigDefinition {
   return {
     config_customer_id: id,
@@ -252,13 +264,27 @@ describe("visual editor", () => {
     await expect.poll(() => alert.innerText()).toContain("invalid_body");
     await page.getByLabel("Swap with (CSS path)").fill("");
 
+    // Meanwhile someone else renames the experience and changes Variation B: the save keeps both.
+    const renamed = withVariations(experience, "Two prices, renamed", (v) =>
+      v.id === b.id ? [{ ...v, configs: [priceConfig("price_b2", "Price B2")] }] : [v],
+    );
+    await api(page.request, "PUT", `/api/experiences/${experience.id}`, renamed);
+
     await page.getByRole("button", { name: "Save variation" }).click();
     await expect.poll(() => page.getByTestId("save-status").innerText()).toBe("Saved");
-    const saved = variationsOf(await api(page.request, "GET", `/api/experiences/${experience.id}`));
-    // Variation A: its price config as it was, plus the tax line; Variation B untouched.
+    const stored = await api(page.request, "GET", `/api/experiences/${experience.id}`);
+    const saved = variationsOf(stored);
+    // Variation A: its price config as it was, plus the tax line; Variation B as the other left it.
     expect(saved[0]!.configs.map((c) => c.properties?.element_path)).toEqual(["#product-price", "#product-tax"]);
     expect((saved[0]!.configs[1]!.variation as HtmlElementVariation).innerHTML).toBe("Tax edited");
-    expect(saved[1]!.configs).toEqual(variationsOf(experience)[1]!.configs);
+    expect(saved[1]!.configs).toEqual([priceConfig("price_b2", "Price B2")]);
+    expect(stored.name).toBe("Two prices, renamed");
+
+    // A variation removed meanwhile cannot be saved into: the editor says so.
+    await api(page.request, "PUT", `/api/experiences/${experience.id}`, withVariations(stored, stored.name, (v) => (v.id === a.id ? [] : [v])));
+    await page.getByLabel("Text", { exact: true }).fill("Tax edited again");
+    await page.getByRole("button", { name: "Save variation" }).click();
+    await expect.poll(() => alert.innerText()).toContain("This variation was removed from the experience");
   });
 
   it("makes every kind of change the script applies, previews each, and a shopper gets them all", async () => {

@@ -10,7 +10,7 @@ import type {
   ExperienceInput,
   SessionInfo,
 } from "@storefit/contract";
-import { apiFetch } from "./client";
+import { ApiRequestError, apiFetch } from "./client";
 import { queryKeys } from "./queries";
 
 // The same keys as the experience editor's (api/experiences.ts): a save here updates the detail
@@ -67,21 +67,36 @@ export function withVariationConfigs(
 }
 
 export type SaveVariationConfigs = {
-  /** The experience as loaded: its other variations are written back unchanged. */
-  experience: ExperienceDetail;
+  experienceId: string;
   variationId: string;
   configs: ConfigDefinition[];
 };
 
-/** Saves one variation's configs (PUT /api/experiences/{id}); answers the stored experience. */
+/** The variation was removed from the experience while the editor had it open. */
+export const VARIATION_GONE = "variation_gone";
+
+/**
+ * Saves one variation's configs; answers the stored experience. The experience is read again
+ * first and only that variation's configs are replaced in it, so what others changed meanwhile
+ * (its name, targeting, goals, the other variations) is kept, not overwritten with what the
+ * editor loaded.
+ */
 export function useSaveVariationConfigs() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ experience, variationId, configs }: SaveVariationConfigs) => {
+    mutationFn: async ({ experienceId, variationId, configs }: SaveVariationConfigs) => {
+      const path = `/api/experiences/${encodeURIComponent(experienceId)}`;
+      const latest = await apiFetch<ExperienceDetail>(path);
+      if (!latest.rules.some((r) => r.behaviour.variations.some((v) => v.id === variationId)))
+        throw new ApiRequestError(
+          409,
+          VARIATION_GONE,
+          "This variation was removed from the experience since the editor opened it.",
+        );
       const session = queryClient.getQueryData<SessionInfo | null>(queryKeys.session);
-      return apiFetch<ExperienceDetail>(`/api/experiences/${encodeURIComponent(experience.id)}`, {
+      return apiFetch<ExperienceDetail>(path, {
         method: "PUT",
-        body: withVariationConfigs(experience, variationId, configs),
+        body: withVariationConfigs(latest, variationId, configs),
         csrfToken: session?.csrf_token,
       });
     },

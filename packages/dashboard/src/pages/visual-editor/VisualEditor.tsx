@@ -328,7 +328,7 @@ export function VisualEditor({
   const onSave = () => {
     const saving = configs;
     save.mutate(
-      { experience, variationId, configs: saving },
+      { experienceId: experience.id, variationId, configs: saving },
       { onSuccess: () => dispatch({ type: "saved", variationId, configs: saving }) },
     );
   };
