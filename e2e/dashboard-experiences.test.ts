@@ -139,6 +139,10 @@ describe("experiences in the dashboard", () => {
     await treatment.getByRole("button", { name: /Add config/ }).click();
     await treatment.getByLabel("Element (CSS path)").fill("h1.product-title");
     await treatment.getByLabel("New text").fill(NEW_TITLE);
+    await treatment.getByRole("button", { name: "Add style" }).click();
+    await treatment.getByLabel("CSS property").fill("color");
+    await treatment.getByLabel("Pick color").fill("#2f6b4f");
+    expect(await treatment.getByLabel("Value", { exact: true }).inputValue()).toBe("#2f6b4f");
 
     // The primary goal: the add-to-cart event the demo shop tracks.
     await page.getByRole("button", { name: "Add goal" }).click();
@@ -164,7 +168,7 @@ describe("experiences in the dashboard", () => {
     expect(treatmentVar!.configs[0]).toMatchObject({
       variation_data_type: "HTML_ELEMENT",
       properties: { element_path: "h1.product-title" },
-      variation: { innerHTML: NEW_TITLE },
+      variation: { innerHTML: NEW_TITLE, style: { color: "#2f6b4f" } },
     });
     expect(controlVar!.configs[0]!.variation).toEqual({ customfit_meta: { is_default: true } });
     expect(stored.goals).toMatchObject([
@@ -248,22 +252,27 @@ describe("experiences in the dashboard", () => {
         .innerText(),
     ).toBe("The name is required.");
     expect(posts).toEqual([]);
+    // Each problem in the summary takes the focus to its input.
+    await problems.getByRole("button", { name: /not a valid CSS path/ }).click();
+    expect(
+      await variation
+        .getByLabel("Element (CSS path)")
+        .evaluate((el) => el === document.activeElement),
+    ).toBe(true);
 
     // Valid for the form, refused by the service: a NUMBER config whose value is text, as JSON.
     await name.fill("Refused by the service");
     await page.getByLabel("Page path or pattern").fill("^/products/");
     await variation.getByLabel("Element (CSS path)").fill("h1");
     await variation.getByRole("button", { name: "Edit as JSON" }).click();
-    await variation
-      .getByLabel("Config (JSON)")
-      .fill(
-        JSON.stringify({
-          config_customer_id: "n",
-          config_id: "n",
-          variation_data_type: "NUMBER",
-          variation: "ten",
-        }),
-      );
+    await variation.getByLabel("Config (JSON)").fill(
+      JSON.stringify({
+        config_customer_id: "n",
+        config_id: "n",
+        variation_data_type: "NUMBER",
+        variation: "ten",
+      }),
+    );
     const refused = page.waitForResponse(
       (r) => r.url().endsWith("/api/experiences") && r.request().method() === "POST",
     );

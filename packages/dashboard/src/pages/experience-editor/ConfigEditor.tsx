@@ -8,7 +8,15 @@ import type { VariationDataType } from "@storefit/contract";
 import { configFromForm, configToForm, DATA_TYPE_LABELS, PAGE_MATCH_OPTIONS } from "./model";
 import type { ConfigForm, ExperienceForm } from "./model";
 import { ElementFields } from "./ElementFields";
-import { CheckboxField, Section, SelectField, TextArea, TextField, useValue } from "./fields";
+import {
+  CheckboxField,
+  ColorPicker,
+  Section,
+  SelectField,
+  TextArea,
+  TextField,
+  useValue,
+} from "./fields";
 import type { FieldName } from "./fields";
 import { MetaFields } from "./MetaFields";
 
@@ -18,30 +26,10 @@ const DATA_TYPE_OPTIONS = (Object.keys(DATA_TYPE_LABELS) as VariationDataType[])
 }));
 
 function ColorEditor({ name }: { name: FieldName }) {
-  const id = useId();
-  const { setValue } = useFormContext<ExperienceForm>();
-  const value = useValue<string>(name);
-  const hex = /^#[0-9a-f]{6}$/i.test(value ?? "") ? value : "#000000";
   return (
     <div className="ed-row">
       <TextField name={name} label="Color (any CSS color)" mono placeholder="#2f6b4f" />
-      <div className="field">
-        <label className="field__label" htmlFor={id}>
-          Pick a color
-        </label>
-        <input
-          id={id}
-          type="color"
-          className="ed-color"
-          value={hex}
-          onChange={(e) =>
-            setValue(name as Path<ExperienceForm>, e.target.value, {
-              shouldDirty: true,
-              shouldValidate: true,
-            })
-          }
-        />
-      </div>
+      <ColorPicker name={name} label="Pick a color" />
     </div>
   );
 }

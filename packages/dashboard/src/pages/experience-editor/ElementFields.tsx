@@ -3,6 +3,7 @@
 import type { StyleRow } from "./model";
 import {
   CheckboxField,
+  ColorPicker,
   SelectField,
   TextArea,
   TextField,
@@ -12,6 +13,14 @@ import {
   useValue,
 } from "./fields";
 import type { FieldName } from "./fields";
+
+/** Color properties (color, background-color, border-color…) get a picker next to their value. */
+function StylePicker({ prefix }: { prefix: FieldName }) {
+  const property = useValue<string>(`${prefix}property`);
+  return /color$/i.test(property?.trim() ?? "") ? (
+    <ColorPicker name={`${prefix}value`} label={`Pick ${property.trim()}`} />
+  ) : null;
+}
 
 export function ElementFields({ prefix }: { prefix: FieldName }) {
   const register = useRegister();
@@ -105,6 +114,7 @@ export function ElementFields({ prefix }: { prefix: FieldName }) {
               mono
               placeholder="#2f6b4f"
             />
+            <StylePicker prefix={`${prefix}styles.${i}.`} />
             <button
               type="button"
               className="button button--secondary button--small ed-row__end"

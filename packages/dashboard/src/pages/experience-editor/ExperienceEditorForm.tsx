@@ -3,7 +3,7 @@
 // shown at its input and in a summary before anything is sent.
 import { useEffect, useId, useState } from "react";
 import { FormProvider, set, useForm } from "react-hook-form";
-import type { FieldErrors, Resolver } from "react-hook-form";
+import type { FieldErrors, Path, Resolver } from "react-hook-form";
 import type { Audience, ExperienceDetail, ExperienceInput } from "@storefit/contract";
 import { emptyRule, experienceFromForm, experienceToForm } from "./model";
 import type { ExperienceForm, FormProblem } from "./model";
@@ -179,8 +179,17 @@ export function ExperienceEditorForm({
               </p>
               <ul>
                 {problems.slice(0, 10).map((p) => (
-                  <li key={p.path + p.message}>{p.message}</li>
+                  <li key={p.path + p.message}>
+                    <button
+                      type="button"
+                      className="ed-problem"
+                      onClick={() => form.setFocus(p.path as Path<ExperienceForm>)}
+                    >
+                      {p.message}
+                    </button>
+                  </li>
                 ))}
+                {problems.length > 10 ? <li>…and {problems.length - 10} more.</li> : null}
               </ul>
             </div>
           ) : null}

@@ -193,6 +193,30 @@ export function CheckboxField({ name, label, hint, className }: BaseProps) {
   );
 }
 
+/** A color input that writes "#rrggbb" into a text field, for colors typed or picked. */
+export function ColorPicker({ name, label }: { name: FieldName; label: string }) {
+  const id = useId();
+  const { setValue } = useFormContext<ExperienceForm>();
+  const value = useValue<string>(name);
+  const hex = /^#[0-9a-f]{6}$/i.test(value ?? "") ? value : "#000000";
+  return (
+    <div className="field ed-color-field">
+      <label className="field__label" htmlFor={id}>
+        {label}
+      </label>
+      <input
+        id={id}
+        type="color"
+        className="ed-color"
+        value={hex}
+        onChange={(e) =>
+          setValue(asPath(name), e.target.value, { shouldDirty: true, shouldValidate: true })
+        }
+      />
+    </div>
+  );
+}
+
 /** A collapsible group; it opens itself when an input inside has an error. */
 export function Section({
   title,
