@@ -285,6 +285,16 @@ describe("visual editor", () => {
     await page.getByLabel("Text", { exact: true }).fill("Tax edited again");
     await page.getByRole("button", { name: "Save variation" }).click();
     await expect.poll(() => alert.innerText()).toContain("This variation was removed from the experience");
+
+    // Leaving with unsaved changes asks first.
+    const visualUrl = page.url();
+    page.once("dialog", (d) => void d.dismiss());
+    await page.getByRole("link", { name: "← Two prices" }).click();
+    await page.waitForTimeout(300);
+    expect(page.url()).toBe(visualUrl);
+    page.once("dialog", (d) => void d.accept());
+    await page.getByRole("link", { name: "← Two prices" }).click();
+    await page.waitForURL(`${stack.apiUrl}/experiences/${experience.id}`);
   });
 
   it("makes every kind of change the script applies, previews each, and a shopper gets them all", async () => {
@@ -308,8 +318,11 @@ describe("visual editor", () => {
     await page.getByLabel("HTML to insert").fill('<em id="sf-badge">Bestseller</em>');
     await expect.poll(() => frame.locator("#product-price + #sf-badge").count()).toBe(1);
 
-    // Classes and a swap on the tax line.
+    // Classes, a color from the picker, and a swap on the tax line.
     await select("#product-tax", "#product-tax");
+    await page.getByLabel("Background color picker").fill("#ffee00");
+    await expect.poll(() => frame.locator("#product-tax").evaluate((el) => getComputedStyle(el).backgroundColor)).toBe("rgb(255, 238, 0)");
+    expect(await page.getByLabel("Background color", { exact: true }).inputValue()).toBe("#ffee00");
     await page.getByLabel("Add classes").fill("sf-note");
     await expect.poll(() => frame.locator("#product-tax").getAttribute("class")).toBe("product-tax sf-note");
     await page.getByLabel("Swap with (CSS path)").fill(".product-description");
@@ -364,6 +377,7 @@ describe("visual editor", () => {
       customfit_meta: { edit_elem_action: { action_type: "insert_after_html", action_txt: '<em id="sf-badge">Bestseller</em>' } },
     });
     expect(byPath("#product-tax")).toEqual({
+      style: { "background-color": "#ffee00" },
       cf_classes_edit_option: "add_remove_classes",
       cf_classes_add: ["sf-note"],
       cf_classes_remove: [],

@@ -59,6 +59,24 @@ const CLICK_KINDS = [
   ["unhide_element", "Show a hidden element"],
 ] as const;
 
+const COLOR_PROPS = new Set(["color", "background-color"]);
+
+/** `#rrggbb` for a hex or rgb()/rgba() color (what a color input takes), or null. */
+export function toHexColor(value: string): string | null {
+  const v = value.trim().toLowerCase();
+  if (/^#[0-9a-f]{6}$/.test(v)) return v;
+  if (/^#[0-9a-f]{3}$/.test(v)) return "#" + [...v.slice(1)].map((c) => c + c).join("");
+  const m = /^rgba?\(\s*(\d+)[\s,]+(\d+)[\s,]+(\d+)/.exec(v);
+  if (!m) return null;
+  return (
+    "#" +
+    m
+      .slice(1, 4)
+      .map((n) => Math.min(255, Number(n)).toString(16).padStart(2, "0"))
+      .join("")
+  );
+}
+
 /** A computed style worth showing as a placeholder (not the browser's defaults for "nothing"). */
 const shown = (value: string | undefined) =>
   value && value !== "none" && value !== "normal" ? value : "";
@@ -227,18 +245,28 @@ export function ElementPanel({
       <Section title="Style">
         <div className="ve-grid">
           {STYLE_FIELDS.map(([prop, label]) => (
-            <TextField
-              key={prop}
-              label={label}
-              value={v.style?.[prop] ?? ""}
-              placeholder={shown(
-                selection.styles[prop] ??
-                  (prop === "text-decoration"
-                    ? selection.styles["text-decoration-line"]
-                    : undefined),
-              )}
-              onChange={(value) => onEdit(`style:${prop}`, setStyle(prop, value))}
-            />
+            <div key={prop} className={COLOR_PROPS.has(prop) ? "ve-color" : undefined}>
+              <TextField
+                label={label}
+                value={v.style?.[prop] ?? ""}
+                placeholder={shown(
+                  selection.styles[prop] ??
+                    (prop === "text-decoration"
+                      ? selection.styles["text-decoration-line"]
+                      : undefined),
+                )}
+                onChange={(value) => onEdit(`style:${prop}`, setStyle(prop, value))}
+              />
+              {COLOR_PROPS.has(prop) ? (
+                <input
+                  type="color"
+                  className="ve-color__picker"
+                  aria-label={`${label} picker`}
+                  value={toHexColor(v.style?.[prop] ?? selection.styles[prop] ?? "") ?? "#000000"}
+                  onChange={(e) => onEdit(`style:${prop}`, setStyle(prop, e.target.value))}
+                />
+              ) : null}
+            </div>
           ))}
         </div>
         <div className="ve-check">

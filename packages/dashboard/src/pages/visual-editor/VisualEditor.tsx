@@ -373,7 +373,14 @@ export function VisualEditor({
   return (
     <div className="ve">
       <header className="ve-bar">
-        <Link className="ve-bar__back" to={paths.experience(experience.id)}>
+        <Link
+          className="ve-bar__back"
+          to={paths.experience(experience.id)}
+          onClick={(e) => {
+            if (anyDirty && !window.confirm("Leave the visual editor without saving your changes?"))
+              e.preventDefault();
+          }}
+        >
           ← {experience.name}
         </Link>
         <div className="ve-field ve-field--inline">
