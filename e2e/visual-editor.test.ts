@@ -205,7 +205,7 @@ describe("visual editor", () => {
     await expect.poll(() => page.getByTestId("match-count").innerText()).toBe("3 elements match the typed path");
     await page.getByRole("button", { name: "Select", exact: true }).click();
     await expect.poll(() => page.getByTestId("match-count").innerText()).toBe("<li> · 3 elements match");
-    expect(await page.getByText("This path matches 3 elements").count()).toBe(1);
+    expect(await page.getByText("This path matches 3 elements: a change applies to every one of them.").count()).toBe(1);
 
     // Keyboard navigation: the panel's buttons and Alt+arrows drive the bridge's selection.
     await frame.locator("#product-price").click();

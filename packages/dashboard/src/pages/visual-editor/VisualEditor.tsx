@@ -582,7 +582,8 @@ export function VisualEditor({
             </p>
             {selection && selection.matchCount > 1 ? (
               <p className="notice notice--warning">
-                This path matches {selection.matchCount} elements: a change applies to the first.
+                This path matches {selection.matchCount} elements: a change applies to every one of
+                them.
               </p>
             ) : null}
             {bridgeError ? (
