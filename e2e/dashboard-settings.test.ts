@@ -251,6 +251,28 @@ describe("account settings", () => {
     expect(await ownerRow.getByRole("button", { name: /^Remove/ }).count()).toBe(0);
   });
 
+  it("asks before the tab closes with unsaved changes", async () => {
+    const tab = await owner.newPage();
+    await tab.goto(`${stack.apiUrl}/settings`);
+    const timeout = tab.getByLabel("Service time-out (ms)");
+    await timeout.click();
+    // Typed keys are a user gesture, which Chromium requires before it asks.
+    await tab.keyboard.press("End");
+    await tab.keyboard.type("1");
+    const dialog = Promise.race([
+      new Promise<string>((resolve) =>
+        tab.once("dialog", (d) => {
+          resolve(d.type());
+          void d.accept();
+        }),
+      ),
+      new Promise<string>((resolve) => setTimeout(() => resolve("no dialog within 5 s"), 5_000)),
+    ]);
+    await tab.close({ runBeforeUnload: true });
+    expect(await dialog).toBe("beforeunload");
+    if (!tab.isClosed()) await tab.close();
+  });
+
   it("works at 390 px", async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.reload();

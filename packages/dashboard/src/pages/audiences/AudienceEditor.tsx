@@ -12,6 +12,7 @@ import { paths } from "../../paths";
 import { AudienceTester } from "./AudienceTester";
 import { ConditionBuilder } from "./ConditionBuilder";
 import { type BuilderState, type Combinator, type Rule, fromCondition, ruleProblem, toCondition } from "./conditionModel";
+import { useUnsavedWarning } from "../settings/useUnsavedWarning";
 import { audienceHref } from "./links";
 
 export type AudienceFormValues = { name: string; description: string; combinator: Combinator; rules: Rule[] };
@@ -83,6 +84,8 @@ function AudienceEditor({ audience, canEdit }: { audience: Audience | undefined;
   const builderCondition = toCondition({ combinator, rules: watchedRules });
   const condition: Condition = jsonOnly ?? builderCondition;
   const builderJson = pretty(builderCondition);
+  const unsaved = form.formState.isDirty || (savedJson !== null && savedJson !== JSON.stringify(condition));
+  useUnsavedWarning(canEdit && unsaved);
 
   // Builder → JSON, live; never while the operator is typing in the JSON view.
   useEffect(() => {

@@ -5,6 +5,7 @@ import type { BaseSyntheticEvent, ReactNode } from "react";
 import { type DefaultValues, type FieldValues, type UseFormReturn, useForm } from "react-hook-form";
 import type { AccountPatch, AccountSettings, AccountView } from "@storefit/contract";
 import { useUpdateAccount } from "../../api/account";
+import { useUnsavedWarning } from "./useUnsavedWarning";
 
 export type SectionProps = { account: AccountView; canEdit: boolean };
 
@@ -36,6 +37,7 @@ type ShellProps<V extends FieldValues> = {
 
 export function SettingsSection<V extends FieldValues>({ id, title, description, canEdit, form, mutation, onSubmit, children }: ShellProps<V>) {
   const dirty = form.formState.isDirty;
+  useUnsavedWarning(canEdit && dirty);
   const errorCount = Object.keys(form.formState.errors).length;
   return (
     <section className="panel settings-section" id={id} aria-labelledby={`${id}-title`}>
