@@ -170,4 +170,15 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       ALTER TABLE experiences ADD COLUMN goals_json TEXT NOT NULL DEFAULT '[]';
     `,
   },
+  {
+    version: 4,
+    name: "results: events by type and page path",
+    sql: `
+      -- The results aggregation (docs/results.md) reads a goal's events by type (TRACK, CLICK,
+      -- FORM, REVENUE) and a goal page's events by path, and lists an account's distinct PAGE
+      -- paths from this index alone, instead of scanning all of an account's events
+      -- (docs/benchmarks.md, "Results").
+      CREATE INDEX events_account_type_path ON events (account_id, event_type, page_path);
+    `,
+  },
 ];

@@ -93,33 +93,13 @@ const GOAL_EVENT_TYPES: Record<GoalKind, string> = {
 };
 
 /**
- * A PAGE event on a goal page (contract matchPage rules): the path by the page's match kind, and
- * the domain when the goal names one. SQL has no equivalent of the normalisation and regular
- * expressions the storefront script uses, so the one shared matcher runs here, once per
- * distinct (goal page, event page) pair thanks to the memo.
- */
-function pageMatcher(): (kind: string, pattern: string, goalDomain: string, domain: string, path: string | null) => number {
-  const memo = new Map<string, number>();
-  return (kind, pattern, goalDomain, domain, path) => {
-    if (path === null) return 0;
-    const key = `${kind}\u0000${pattern}\u0000${goalDomain}\u0000${domain}\u0000${path}`;
-    let hit = memo.get(key);
-    if (hit === undefined) {
-      hit = (!goalDomain || matchDomain(domain, goalDomain)) && matchPagePath(kind, pattern, path) ? 1 : 0;
-      if (memo.size >= 100_000) memo.clear();
-      memo.set(key, hit);
-    }
-    return hit;
-  };
-}
-
-/**
- * The results aggregation (docs/results.md), one statement for the goal sums. `goals` is a
- * VALUES list of (goal_id, event_type, name, page_match, page_path, page_domain, cap).
+ * The results aggregation (docs/results.md). Per goal, a branch of `hits` selects its events
+ * through the index of migration 4 (account, type, page path): a TRACK, CLICK or FORM goal reads
+ * only events of its type, a revenue goal only REVENUE events, a page goal only the PAGE events on
+ * the paths that match it. Then:
  *  - first: each visitor's first exposure to the experience (their variation and moment);
- *  - hits: the account's events that match a goal, with their revenue amount;
  *  - per_visitor: per visitor and goal, post/pre flags, capped revenue, orders, first conversion;
- *  - the outer query sums those per variation, goal and day of first conversion.
+ *  - the outer query sums those per goal, variation and day of first conversion.
  */
 const FIRST_EXPOSURES = `
   ranked AS (
@@ -130,33 +110,56 @@ const FIRST_EXPOSURES = `
   ),
   first AS MATERIALIZED (SELECT user_id, variation_id, t, probability FROM ranked WHERE rn = 1)`;
 
-function goalSumsSql(goalCount: number): string {
-  const values = Array.from({ length: goalCount }, (_, i) => `(@g${i}, @t${i}, @n${i}, @m${i}, @p${i}, @d${i}, @c${i})`).join(", ");
+/** An event's name: its `name`, else what follows "|" in event_customer_id (spec §5 `domain|name`). */
+const EVENT_NAME = "coalesce(json_extract(e.event_json, '$.name'), substr(e.event_customer_id, instr(e.event_customer_id, '|') + 1))";
+/** A REVENUE event's amount (properties.revenue_amount, a number or numeric text); missing, invalid or negative: 0. */
+const REVENUE_AMOUNT = "max(0, coalesce(CAST(json_extract(e.event_json, '$.properties.revenue_amount') AS REAL), 0))";
+
+/** The `hits` branch of goal i: its matching events as (user_id, ts, goal_id, cap, amount). */
+function goalBranch(goal: GoalDefinition, i: number): string {
+  const conditions = [`e.account_id = @account`, `e.event_type = '${GOAL_EVENT_TYPES[goal.kind]}'`];
+  if (goal.kind === "page_view") {
+    // @paths{i}: the account's PAGE paths that match the goal page (JSON array, see below).
+    conditions.push(`e.page_path IN (SELECT value FROM json_each(@paths${i}))`);
+    if (goal.page?.domain) conditions.push(`storefit_domain_match(e.domain, @domain${i}) = 1`);
+  } else if (goal.kind !== "revenue" && goal.event_name) {
+    conditions.push(`${EVENT_NAME} = @name${i}`);
+  }
+  const amount = goal.kind === "revenue" ? REVENUE_AMOUNT : "0";
+  return `SELECT e.user_id, e.event_timestamp AS ts, @goal${i} AS goal_id, @cap${i} AS cap, ${amount} AS amount
+          FROM events e WHERE ${conditions.join(" AND ")}`;
+}
+
+function goalSumsSql(goals: readonly GoalDefinition[]): string {
   return `
-    WITH goals (goal_id, event_type, name, page_match, page_path, page_domain, cap) AS (VALUES ${values}),
-    ${FIRST_EXPOSURES},
-    hits AS MATERIALIZED (
-      SELECT e.user_id, e.event_timestamp AS ts, g.goal_id, g.cap,
-             CASE WHEN g.event_type = 'REVENUE'
-                  THEN max(0, coalesce(CAST(json_extract(e.event_json, '$.properties.revenue_amount') AS REAL), 0))
-                  ELSE 0 END AS amount
-      FROM events e
-      JOIN goals g ON g.event_type = e.event_type
-      WHERE e.account_id = @account
-        AND (g.name IS NULL OR g.name = coalesce(json_extract(e.event_json, '$.name'),
-                                                 substr(e.event_customer_id, instr(e.event_customer_id, '|') + 1)))
-        AND (g.page_path IS NULL OR storefit_page_match(g.page_match, g.page_path, g.page_domain, e.domain, e.page_path) = 1)
+    WITH ${FIRST_EXPOSURES},
+    hits AS MATERIALIZED (${goals.map(goalBranch).join("\n      UNION ALL ")}),
+    -- Each hit gets its visitor's first exposure through a window over both streams (sorted by
+    -- visitor) rather than a join, whose plan SQLite picks from row estimates it cannot know for
+    -- these CTEs (a nested scan of both was seen: quadratic).
+    stream AS (
+      SELECT user_id, t AS ts, variation_id, NULL AS goal_id, NULL AS cap, 0 AS amount, 1 AS exposure FROM first
+      UNION ALL
+      SELECT user_id, ts, NULL, goal_id, cap, amount, 0 FROM hits
+    ),
+    placed AS (
+      SELECT user_id, goal_id, cap, amount, ts, exposure,
+             max(CASE WHEN exposure = 1 THEN ts END) OVER visitor AS t,
+             max(CASE WHEN exposure = 1 THEN variation_id END) OVER visitor AS variation_id
+      FROM stream
+      WINDOW visitor AS (PARTITION BY user_id)
     ),
     per_visitor AS (
-      SELECT f.variation_id, h.goal_id, h.cap,
-             max(CASE WHEN h.ts >= f.t THEN 1 ELSE 0 END) AS post,
-             max(CASE WHEN h.ts < f.t THEN 1 ELSE 0 END) AS pre,
-             min(CASE WHEN h.ts >= f.t THEN h.ts END) AS first_ts,
-             sum(CASE WHEN h.ts >= f.t THEN 1 ELSE 0 END) AS orders,
-             sum(CASE WHEN h.ts >= f.t THEN h.amount ELSE 0 END) AS post_amount,
-             sum(CASE WHEN h.ts < f.t THEN h.amount ELSE 0 END) AS pre_amount
-      FROM first f JOIN hits h ON h.user_id = f.user_id
-      GROUP BY f.user_id, f.variation_id, h.goal_id, h.cap
+      SELECT variation_id, goal_id, cap,
+             max(CASE WHEN ts >= t THEN 1 ELSE 0 END) AS post,
+             max(CASE WHEN ts < t THEN 1 ELSE 0 END) AS pre,
+             min(CASE WHEN ts >= t THEN ts END) AS first_ts,
+             sum(CASE WHEN ts >= t THEN 1 ELSE 0 END) AS orders,
+             sum(CASE WHEN ts >= t THEN amount ELSE 0 END) AS post_amount,
+             sum(CASE WHEN ts < t THEN amount ELSE 0 END) AS pre_amount
+      FROM placed
+      WHERE exposure = 0 AND t IS NOT NULL
+      GROUP BY user_id, variation_id, goal_id, cap
     ),
     capped AS (
       SELECT variation_id, goal_id, post, pre, first_ts, orders,
@@ -198,7 +201,10 @@ export class SqliteStore implements Store {
     this.db.pragma("busy_timeout = 5000");
     // Made explicit: every commit is fsynced unless commitClientWrites says otherwise.
     this.db.pragma("synchronous = FULL");
-    this.db.function("storefit_page_match", { deterministic: true }, pageMatcher() as (...args: unknown[]) => number);
+    // A goal page's domain (contract matchDomain: case, ports and `*.` wildcards), for results.
+    this.db.function("storefit_domain_match", { deterministic: true }, (domain: unknown, pattern: unknown) =>
+      typeof domain === "string" && typeof pattern === "string" && matchDomain(domain, pattern) ? 1 : 0,
+    );
   }
 
   /** A prepared statement, prepared on first use (after migrations created its tables). */
@@ -731,20 +737,34 @@ export class SqliteStore implements Store {
   }
 
   resultsAggregate(accountId: string, experienceId: string, goals: readonly GoalDefinition[]): ResultsAggregate {
-    const params: Record<string, string | number | null> = { account: accountId, experience: experienceId };
-    goals.forEach((g, i) => {
-      params[`g${i}`] = g.id;
-      params[`t${i}`] = GOAL_EVENT_TYPES[g.kind];
-      params[`n${i}`] = g.kind === "page_view" || g.kind === "revenue" ? null : g.event_name || null;
-      params[`m${i}`] = g.kind === "page_view" ? (g.page?.page_match ?? "exact_match") : null;
-      params[`p${i}`] = g.kind === "page_view" ? (g.page?.page_path ?? "") : null;
-      params[`d${i}`] = g.kind === "page_view" ? (g.page?.domain ?? "") : null;
-      params[`c${i}`] = g.kind === "revenue" && g.revenue_cap !== undefined ? g.revenue_cap : null;
-    });
-    // One snapshot: the exposures and the goal sums see the same rows.
+    const experience = { account: accountId, experience: experienceId };
+    // One snapshot: the exposures, the page paths and the goal sums see the same rows.
     return this.db.transaction((): ResultsAggregate => {
-      const exposures = this.sql(EXPOSURE_DAYS_SQL).all({ account: accountId, experience: experienceId }) as ExposureDay[];
-      const sums = goals.length ? (this.sql(goalSumsSql(goals.length)).all(params) as GoalSums[]) : [];
+      const exposures = this.sql(EXPOSURE_DAYS_SQL).all(experience) as ExposureDay[];
+      if (!goals.length) return { exposures, goals: [] };
+      const params: Record<string, string | number | null> = { ...experience };
+      // Goal pages: the contract's page matcher (path normalisation, query parts, regular
+      // expressions — what the storefront script does) runs once per distinct PAGE path of the
+      // account, read from the index alone; the query then selects the matching paths' events.
+      const pageGoals = goals.filter((g) => g.kind === "page_view");
+      const paths = pageGoals.length
+        ? (this.sql("SELECT DISTINCT page_path FROM events WHERE account_id = ? AND event_type = 'PAGE' AND page_path IS NOT NULL")
+            .pluck(true)
+            .all(accountId) as string[])
+        : [];
+      goals.forEach((g, i) => {
+        params[`goal${i}`] = g.id;
+        params[`cap${i}`] = g.kind === "revenue" && g.revenue_cap !== undefined ? g.revenue_cap : null;
+        if (g.kind === "page_view") {
+          const page = g.page ?? { page_path: "", page_match: "exact_match" as const };
+          params[`paths${i}`] = JSON.stringify(paths.filter((p) => matchPagePath(page.page_match, page.page_path, p)));
+          if (page.domain) params[`domain${i}`] = page.domain;
+        } else if (g.kind !== "revenue" && g.event_name) {
+          params[`name${i}`] = g.event_name;
+        }
+      });
+      // Not cached: the text depends on the goals' kinds (prepare costs far less than the query).
+      const sums = this.db.prepare(goalSumsSql(goals)).all(params) as GoalSums[];
       return { exposures, goals: sums };
     })();
   }
