@@ -13,6 +13,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
+import type { ConfigsResponse } from "@storefit/contract";
 import { hashPassword } from "../packages/server/src/auth/password.js";
 import { DEMO_DOMAIN } from "../packages/server/src/seed/demo-pages.js";
 import { eventually, launchBrowser, newVisitor, signInToDashboard, startStack } from "./harness.js";
@@ -55,17 +56,29 @@ async function dashboard(width = 1280, height = 900) {
   return { context, page, errors };
 }
 
-/** The product title a new shopper sees on `url`, once the script has revealed the page. */
+/**
+ * The product title a new shopper sees on `url`, once the script has revealed the page and
+ * applied what the service answered for the title (so a slow engine cannot pass for the control).
+ */
 async function titleSeenAt(url: string): Promise<string> {
   const context = await newVisitor(browser);
   try {
     const page = await context.newPage();
     const answer = page.waitForResponse((r) => r.url().includes("/v1/users/configs/"));
     await page.goto(url);
-    await answer;
+    const configs = ((await (await answer).json()) as ConfigsResponse).configs;
     await page.waitForFunction(() => !document.getElementById("storefit-hide"));
-    // innerHTML is applied right after the answer; give the engine a moment to write it.
-    await page.waitForTimeout(100);
+    const titleConfig = Object.values(configs).find(
+      (c) => c.properties?.element_path === "h1.product-title",
+    );
+    const html = (titleConfig?.variation as { innerHTML?: string } | undefined)?.innerHTML;
+    if (html !== undefined) {
+      await page.waitForFunction((expected) => {
+        const d = document.createElement("div");
+        d.innerHTML = expected;
+        return document.querySelector("h1.product-title")?.textContent === d.textContent;
+      }, html);
+    }
     return (await page.locator("h1.product-title").innerText()).trim();
   } finally {
     await context.close();
