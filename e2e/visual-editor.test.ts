@@ -187,7 +187,12 @@ describe("visual editor", () => {
     ]);
     const [a, b] = variationsOf(experience) as [VariationDefinition, VariationDefinition];
     // ?page= opens the page at once.
-    const frame = await openEditor(page, experience.id, a.id, stack.shopUrl(product.page_path));
+    let frame = await openEditor(page, experience.id, a.id, stack.shopUrl(product.page_path));
+    await expect.poll(() => text(frame, "#product-price")).toBe("Price A");
+    // Opening the same address again loads it afresh, and the editor waits for its bridge again.
+    await page.getByRole("button", { name: "Open", exact: true }).click();
+    await expect.poll(() => frame.isDetached()).toBe(true);
+    frame = await editorFrame(page);
     await expect.poll(() => text(frame, "#product-price")).toBe("Price A");
 
     const switcher = page.getByLabel("Variation", { exact: true });

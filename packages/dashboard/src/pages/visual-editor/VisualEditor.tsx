@@ -145,7 +145,8 @@ export function VisualEditor({
   const frameRef = useRef<HTMLIFrameElement>(null);
   const [address, setAddress] = useState(initialPage ?? suggestions[0] ?? "");
   const [addressError, setAddressError] = useState<string | null>(null);
-  const [opened, setOpened] = useState<{ url: string; origin: string } | null>(null);
+  /** The page framed; `n` counts the openings, so opening the same address again reloads it. */
+  const [opened, setOpened] = useState<{ url: string; origin: string; n: number } | null>(null);
   const [location, setLocation] = useState<FrameLocation | null>(null);
   const [ready, setReady] = useState(false);
   /** Counts the bridge's `ready`s: a reloaded page has a new bridge with nothing previewed. */
@@ -184,7 +185,11 @@ export function VisualEditor({
       setPreview(null);
       setBridgeError(null);
       setLocation(locationOf(url));
-      setOpened({ url: editorFrameUrl(url, window.location.origin), origin });
+      setOpened((prev) => ({
+        url: editorFrameUrl(url, window.location.origin),
+        origin,
+        n: (prev?.n ?? 0) + 1,
+      }));
     },
     [domains],
   );
@@ -512,7 +517,7 @@ export function VisualEditor({
                 ) : null}
                 <iframe
                   ref={frameRef}
-                  key={opened.url}
+                  key={opened.n}
                   name="storefit-editor"
                   title="Shop page being edited"
                   className={`ve-frame ve-frame--${device}`}
