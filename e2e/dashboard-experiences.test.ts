@@ -370,6 +370,46 @@ describe("experiences in the dashboard", () => {
     await context.close();
   });
 
+  it("edits values by data type, and keeps configs the form cannot show as JSON", async () => {
+    const { context, page, errors } = await dashboard();
+    await signInToDashboard(page, stack);
+    await page.goto(`${stack.apiUrl}/experiences/new`);
+    const variation = page.getByTestId("variation").nth(1);
+    await variation.getByRole("button", { name: /Add config/ }).click();
+    const config = variation.getByRole("region", { name: /^Config 1/ });
+
+    // Rich text: HTML with a preview that runs no script.
+    await config.getByLabel("Data type").selectOption("RICHTEXT");
+    await config.getByLabel("Rich text (HTML)").fill("<p>Hi <em>there</em></p>");
+    const preview = config.frameLocator('iframe[title="Rich text preview"]');
+    await expect.poll(() => preview.locator("em").innerText()).toBe("there");
+    expect(await config.locator("iframe").getAttribute("sandbox")).toBe("");
+
+    // Color: picked or typed; the JSON view shows what will be saved.
+    await config.getByLabel("Data type").selectOption("COLOR");
+    await config.getByLabel("Pick a color").fill("#ff0000");
+    expect(await config.getByLabel("Color (any CSS color)").inputValue()).toBe("#ff0000");
+    await config.getByRole("button", { name: "Edit as JSON" }).click();
+    const json = config.getByLabel("Config (JSON)");
+    expect(JSON.parse(await json.inputValue())).toMatchObject({
+      variation_data_type: "COLOR",
+      variation: "#ff0000",
+    });
+
+    // A field the form cannot show keeps the config in JSON.
+    const value = JSON.parse(await json.inputValue()) as Record<string, unknown>;
+    await json.fill(JSON.stringify({ ...value, version: 2 }));
+    await config.getByRole("button", { name: "Edit in the form" }).click();
+    await expect
+      .poll(() => config.getByRole("alert").innerText())
+      .toContain("fields the form cannot show");
+    await json.fill(JSON.stringify({ ...value, variation: "rebeccapurple" }));
+    await config.getByRole("button", { name: "Edit in the form" }).click();
+    expect(await config.getByLabel("Color (any CSS color)").inputValue()).toBe("rebeccapurple");
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it("duplicates, archives and restores from the list", async () => {
     const { context, page, errors } = await dashboard();
     await signInToDashboard(page, stack);
