@@ -33,11 +33,6 @@ afterAll(async () => {
   await stack?.close();
 });
 
-async function screenshot(p: Page, name: string) {
-  await p.evaluate(() => window.scrollTo(0, 0));
-  await p.screenshot({ path: `${SCREENSHOTS}${name}.png`, fullPage: true });
-}
-
 /** The settings global of the snippet shops load. */
 async function snippetSettings(): Promise<StorefitSettings> {
   const res = await fetch(`${stack.apiUrl}/v1/accounts/ck_demo_littlesprouts/snippet.js`);
@@ -178,7 +173,8 @@ describe("account settings", () => {
     expect(await viewer.getByRole("button", { name: /^Add / }).count()).toBe(0);
     expect(await viewer.getByRole("heading", { name: "Team members" }).count()).toBe(0);
     expect(await viewer.getByRole("heading", { name: "Secret keys" }).count()).toBe(0);
-    await screenshot(viewer, "settings-viewer");
+    await viewer.evaluate(() => window.scrollTo(0, 0));
+    await viewer.screenshot({ path: `${SCREENSHOTS}settings-viewer.png` });
 
     await viewer.getByRole("link", { name: "Audiences" }).click();
     await viewer.getByTestId("audience-row").first().waitFor();
@@ -217,13 +213,13 @@ describe("account settings", () => {
     expect(secret).toMatch(/^sk_/);
     const row = page.getByTestId("key-row").filter({ hasText: "Order sync" });
     await expect.poll(() => row.innerText()).toContain(secret.slice(0, 9));
-    await screenshot(page, "settings-secret-key");
+    await page.locator("#keys").screenshot({ path: `${SCREENSHOTS}settings-secret-key.png` });
 
     const withKey = () => fetch(`${stack.apiUrl}/api/account`, { headers: { authorization: `Bearer ${secret}` } });
     expect((await withKey()).status).toBe(200);
 
     await page.getByRole("button", { name: "I have stored it" }).click();
-    expect(await page.getByTestId("new-secret").count()).toBe(0);
+    await expect.poll(() => page.getByTestId("new-secret").count()).toBe(0);
     await page.reload();
     await row.waitFor();
     expect(await page.content()).not.toContain(secret);
