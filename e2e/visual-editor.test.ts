@@ -345,6 +345,7 @@ describe("visual editor", () => {
 
     // The image's source; the breadcrumb link's address and target.
     await select("#product-media-main", "#product-media-main");
+    expect(await page.getByLabel("Text", { exact: true }).count()).toBe(0); // an image has no text
     await page.getByLabel("Image address (src)").fill(`/images/${handle}-2.svg`);
     await expect.poll(() => frame.locator("#product-media-main").getAttribute("src")).toBe(`/images/${handle}-2.svg`);
     await frame.locator(".breadcrumbs a").click();

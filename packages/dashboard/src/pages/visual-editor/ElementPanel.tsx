@@ -59,6 +59,8 @@ const CLICK_KINDS = [
   ["unhide_element", "Show a hidden element"],
 ] as const;
 
+const VOID_TAGS = /^(?:img|input|br|hr|source|track|wbr|area|col|embed|meta|link|base|param)$/;
+
 const COLOR_PROPS = new Set(["color", "background-color"]);
 
 /** `#rrggbb` for a hex or rgb()/rgba() color (what a color input takes), or null. */
@@ -149,6 +151,8 @@ export function ElementPanel({
   const tag = selection.tagName;
   const isImage = tag === "img" || tag === "source" || "src" in selection.attributes;
   const isLink = tag === "a" || "href" in selection.attributes;
+  // Elements without content (an image, a line break) have no text or HTML to edit.
+  const hasContent = !VOID_TAGS.test(tag);
   const siblings = selection.siblings;
   const [insertKind, setInsertKind] = useState<InsertKind>(
     m.edit_elem_action?.action_type ?? "insert_after_html",
@@ -160,33 +164,35 @@ export function ElementPanel({
 
   return (
     <div className="ve-panel__sections">
-      <Section title="Content">
-        <TextField
-          label="Text"
-          value={v.innerHTML !== undefined ? textOf(v.innerHTML) : selection.text}
-          onChange={(text) =>
-            onEdit("innerHTML", (x) => ({
-              ...x,
-              innerHTML: text === selection.text ? undefined : escapeHtml(text),
-            }))
-          }
-        />
-        <TextField
-          label="HTML"
-          multiline
-          mono
-          value={v.innerHTML ?? selection.html}
-          onChange={(html) =>
-            onEdit("innerHTML", (x) => ({
-              ...x,
-              innerHTML: html === selection.html ? undefined : html,
-            }))
-          }
-        />
-        {selection.htmlTruncated ? (
-          <p className="ve-hint">The element's HTML is long: only its start is shown.</p>
-        ) : null}
-      </Section>
+      {hasContent ? (
+        <Section title="Content">
+          <TextField
+            label="Text"
+            value={v.innerHTML !== undefined ? textOf(v.innerHTML) : selection.text}
+            onChange={(text) =>
+              onEdit("innerHTML", (x) => ({
+                ...x,
+                innerHTML: text === selection.text ? undefined : escapeHtml(text),
+              }))
+            }
+          />
+          <TextField
+            label="HTML"
+            multiline
+            mono
+            value={v.innerHTML ?? selection.html}
+            onChange={(html) =>
+              onEdit("innerHTML", (x) => ({
+                ...x,
+                innerHTML: html === selection.html ? undefined : html,
+              }))
+            }
+          />
+          {selection.htmlTruncated ? (
+            <p className="ve-hint">The element's HTML is long: only its start is shown.</p>
+          ) : null}
+        </Section>
+      ) : null}
 
       {isImage ? (
         <Section title="Image">
