@@ -169,6 +169,10 @@ describe("visual editor", () => {
     });
     expect(saved.status).toBe("running");
 
+    // Next time, the target page is suggested on the shop's origin as last opened (its port).
+    await page.goto(`${stack.apiUrl}/experiences/${experience.id}/visual?variation=${variation.id}`);
+    await expect.poll(() => page.getByLabel("Page address").inputValue()).toBe(stack.shopUrl(product.page_path));
+
     // A new shopper gets the single variation (weight 1, all traffic, above the seeded test).
     const shopper = await newVisitor(browser);
     contexts.push(shopper);

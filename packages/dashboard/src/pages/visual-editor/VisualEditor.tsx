@@ -81,12 +81,41 @@ function initialState(experience: ExperienceDetail): EditorState {
   return editorReducer({ histories: {}, saved: {} }, { type: "load", variations });
 }
 
-/** The shop pages the experience targets, as addresses to open (a guess at the scheme). */
+/** Where the origins of the shop's hosts last opened are remembered (scheme and port). */
+const ORIGINS_KEY = "storefit.visual-editor.origins";
+
+function rememberedOrigins(): Record<string, string> {
+  try {
+    const v: unknown = JSON.parse(window.localStorage.getItem(ORIGINS_KEY) ?? "{}");
+    return v && typeof v === "object" ? (v as Record<string, string>) : {};
+  } catch {
+    return {};
+  }
+}
+
+function rememberOrigin(url: string): void {
+  try {
+    const u = new URL(url);
+    const all = { ...rememberedOrigins(), [u.hostname]: u.origin };
+    window.localStorage.setItem(ORIGINS_KEY, JSON.stringify(all));
+  } catch {
+    // Storage may be off: suggestions then guess the scheme.
+  }
+}
+
+/**
+ * The shop pages the experience targets, as addresses to open: on the origin last opened for
+ * that host (a shop on a port, in development), else the dashboard's scheme.
+ */
 function suggestedPages(experience: ExperienceDetail): string[] {
   const scheme = window.location.protocol === "http:" ? "http" : "https";
+  const origins = rememberedOrigins();
   return experience.pages
     .filter((p) => p.page_match !== "regex" && p.domain)
-    .map((p) => `${scheme}://${p.domain}${p.page_path.startsWith("/") ? "" : "/"}${p.page_path}`);
+    .map(
+      (p) =>
+        `${origins[p.domain.toLowerCase()] ?? `${scheme}://${p.domain}`}${p.page_path.startsWith("/") ? "" : "/"}${p.page_path}`,
+    );
 }
 
 /** The service's words, its code, and the details of a validation error. */
@@ -178,6 +207,7 @@ export function VisualEditor({
         return;
       }
       setAddressError(null);
+      rememberOrigin(url);
       setReady(false);
       setTimedOut(false);
       setSelection(null);
