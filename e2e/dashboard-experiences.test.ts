@@ -442,6 +442,20 @@ describe("experiences in the dashboard", () => {
       .poll(() => copyRow.getByTestId("status-badge").getAttribute("data-status"))
       .toBe("archived");
     expect(stack.store.getExperience(ACCOUNT_ID, copyId)!.status).toBe("archived");
+    // Filters: by status, and by text in the name or a page.
+    const rows = page.getByTestId("experience-row");
+    await page.getByLabel("Status", { exact: true }).selectOption("archived");
+    await expect.poll(() => rows.allInnerTexts()).toHaveLength(1);
+    expect(await rows.first().innerText()).toContain("Copy of UK tax line");
+    await page.getByLabel("Status", { exact: true }).selectOption("");
+    await page.getByLabel("Find").fill("uk tax");
+    await expect.poll(() => rows.count()).toBe(2);
+    await page.getByLabel("Find").fill("oatmeal-eczema");
+    await expect.poll(() => rows.allInnerTexts()).toHaveLength(1);
+    expect(await rows.first().innerText()).toContain("Gallery image by device");
+    await page.getByLabel("Find").fill("no such experience");
+    await expect.poll(() => page.getByText("No experience matches").count()).toBe(1);
+    await page.getByLabel("Find").fill("");
     await copyRow.getByRole("button", { name: /^Restore / }).click();
     await expect
       .poll(() => copyRow.getByTestId("status-badge").getAttribute("data-status"))

@@ -1,10 +1,14 @@
+import { useState } from "react";
 import { useExperiences } from "../../api/queries";
 import { DataTable } from "../../components/DataTable";
 import { EmptyState } from "../../components/StatusMessage";
+import { applyFilters, ExperienceFilters } from "./ExperienceFilters";
+import type { Filters } from "./ExperienceFilters";
 import { ExperiencesTable } from "./ExperiencesTable";
 
 export function ExperiencesDataTable({ canEdit }: { canEdit: boolean }) {
   const query = useExperiences();
+  const [filters, setFilters] = useState<Filters>({ status: "", text: "" });
   return (
     <DataTable
       query={query}
@@ -17,7 +21,21 @@ export function ExperiencesDataTable({ canEdit }: { canEdit: boolean }) {
         </EmptyState>
       }
     >
-      {(data) => <ExperiencesTable experiences={data.experiences} canEdit={canEdit} />}
+      {(data) => {
+        const rows = applyFilters(data.experiences, filters);
+        return (
+          <>
+            <ExperienceFilters value={filters} onChange={setFilters} />
+            {rows.length === 0 ? (
+              <EmptyState title="No experience matches">
+                Change the text or the status to see more.
+              </EmptyState>
+            ) : (
+              <ExperiencesTable experiences={rows} canEdit={canEdit} />
+            )}
+          </>
+        );
+      }}
     </DataTable>
   );
 }
