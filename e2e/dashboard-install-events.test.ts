@@ -79,6 +79,10 @@ describe("install", () => {
     await page.getByTestId("install-snippet").waitFor();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);
+    // On a phone the live check comes first.
+    const check = await page.getByTestId("install-status").boundingBox();
+    const snippet = await page.getByTestId("install-snippet").boundingBox();
+    expect(check!.y).toBeLessThan(snippet!.y);
     await screenshot("install-390", false);
     await page.setViewportSize({ width: 1280, height: 800 });
   });

@@ -18,7 +18,7 @@ export function InstallPage() {
   return (
     <>
       <title>Install · Storefit</title>
-      <PageHeader title="Install" description={`Put Storefit on ${account.name}'s pages, then watch the first event arrive.`} />
+      <PageHeader title="Install" description={`Put Storefit on the pages of ${account.name}, then watch the first event arrive.`} />
       <div className="install-layout">
         <div className="install-steps">
           <section className="panel install-step" aria-labelledby="install-any-title">
