@@ -435,6 +435,9 @@ describe("visual editor", () => {
     await page.getByRole("button", { name: "Mobile" }).click();
     await expect.poll(src).toBe(image(2));
     expect(await page.getByTestId("device-note").innerText()).toContain("mobile width");
+    const others = variationsOf(before)[0]!.configs.length - 1;
+    expect(others).toBeGreaterThan(0);
+    expect(await page.getByTestId("other-pages").innerText()).toBe(`${others} more change${others === 1 ? "" : "s"} of this variation on other pages.`);
 
     await frame.locator("#product-media-main").click();
     await expect.poll(() => selectedPath(page)).toBe("#product-media-main");

@@ -721,6 +721,14 @@ export function VisualEditor({
             )}
           </section>
 
+          {configs.length > onThisPage.length ? (
+            <p className="ve-hint" data-testid="other-pages">
+              {configs.length - onThisPage.length} more{" "}
+              {configs.length - onThisPage.length === 1 ? "change" : "changes"} of this variation on
+              other pages.
+            </p>
+          ) : null}
+
           <PopupForm
             disabled={!location}
             onInsert={(make) => location && edit(null, (all) => [...all, make(location, scope)])}
