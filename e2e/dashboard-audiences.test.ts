@@ -126,6 +126,12 @@ describe("audiences", () => {
     await json.fill(JSON.stringify({ orders: { $elemMatch: { sku: "oat" } } }));
     await page.getByTestId("builder-unavailable").waitFor();
     expect(await page.getByTestId("condition-builder").count()).toBe(0);
+    // Back to the builder: the JSON shows the builder's condition again.
+    await page.getByRole("button", { name: "Start again in the builder" }).click();
+    await page.getByTestId("condition-builder").waitFor();
+    await expect.poll(async () => JSON.parse(await page.getByTestId("condition-json").inputValue())).toEqual({
+      $or: [{ cf_device_type: "tablet" }, { tags: { $all: ["vip", "gold"] } }],
+    });
   });
 
   it("checks rules before saving, and shows the service's refusal of a condition only it can check", async () => {
@@ -216,6 +222,25 @@ describe("audiences", () => {
     await page.getByRole("button", { name: "Yes, delete" }).click();
     await expect.poll(() => page.getByRole("alert").filter({ hasText: "Could not delete" }).innerText()).toContain("Spring offer on phones");
     expect(stack.store.getAudience(ACCOUNT_ID, audienceId)).not.toBeNull();
+  });
+
+  it("deletes an audience no rule uses, after confirmation", async () => {
+    await page.goto(`${stack.apiUrl}/audiences?audience=new`);
+    await page.getByLabel("Name", { exact: true }).fill("Short-lived");
+    await page.getByRole("button", { name: "Create audience" }).click();
+    await page.getByTestId("audience-saved").waitFor();
+    const id = new URL(page.url()).searchParams.get("audience")!;
+    expect(stack.store.getAudience(ACCOUNT_ID, id)).not.toBeNull();
+    await page.getByRole("button", { name: "Delete…" }).click();
+    await page.getByRole("button", { name: "Keep it" }).click();
+    expect(stack.store.getAudience(ACCOUNT_ID, id)).not.toBeNull();
+    await page.getByRole("button", { name: "Delete…" }).click();
+    await page.getByRole("button", { name: "Yes, delete" }).click();
+    await page.waitForURL(`${stack.apiUrl}/audiences`);
+    await expect.poll(() => page.getByTestId("audience-row").count()).toBe(2);
+    expect(stack.store.getAudience(ACCOUNT_ID, id)).toBeNull();
+    await page.goto(`${stack.apiUrl}/audiences?audience=${audienceId}`);
+    await page.getByLabel("Attribute of rule 1").waitFor();
   });
 
   it("works at 390 px", async () => {

@@ -59,6 +59,10 @@ describe("install", () => {
     expect(await page.getByTestId("install-host").innerText()).toBe(stack.apiUrl);
     await page.getByRole("button", { name: "Copy snippet" }).click();
     await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(snippet);
+    await page.getByRole("button", { name: "Copy client key" }).click();
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe("ck_demo_littlesprouts");
+    await page.getByRole("button", { name: "Copy host" }).click();
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(stack.apiUrl);
     await screenshot("install-waiting");
 
     const shopper = await visitShop(usPage.page_path, DEMO_DOMAIN);
@@ -110,6 +114,8 @@ describe("live events", () => {
 
     await page.getByRole("button", { name: "Clear filters" }).click();
     await page.getByLabel("Event type").selectOption("PAGE");
+    await expect.poll(() => new URL(page.url()).searchParams.get("type")).toBe("PAGE");
+    await expect.poll(() => page.getByTestId("events-shown").innerText()).toMatch(/^\d+ of the latest \d+ events match the filters\.$/);
     const all = await rows.count();
     expect(all).toBeGreaterThanOrEqual(2);
     expect(await rows.filter({ hasText: "PAGE" }).count()).toBe(all);

@@ -53,6 +53,12 @@ describe("account settings", () => {
     await page.screenshot({ path: `${SCREENSHOTS}settings.png` });
     await page.setViewportSize({ width: 1280, height: 800 });
 
+    // Discarding puts the stored values back and sends nothing.
+    await page.getByLabel("Skip").check();
+    await section("flags").getByRole("button", { name: "Discard changes" }).click();
+    expect(await page.getByLabel("Skip").isChecked()).toBe(false);
+    expect(patches).toHaveLength(0);
+
     await page.getByLabel("Single-page-app mode").check();
     await page.getByLabel("Error reporting").check();
     await section("flags").getByRole("button", { name: "Save script flags" }).click();
@@ -101,7 +107,7 @@ describe("account settings", () => {
     const pagesSection = section("pages");
     expect(await pagesSection.getByTestId("settings-row").count()).toBe(0);
     await pagesSection.getByText("Show all 30 pages").click();
-    expect(await pagesSection.getByTestId("settings-row").count()).toBe(30);
+    await expect.poll(() => pagesSection.getByTestId("settings-row").count()).toBe(30);
 
     await page.reload();
     await page.getByLabel("Main domain").waitFor();
