@@ -243,6 +243,24 @@ describe("audiences", () => {
     await page.getByLabel("Attribute of rule 1").waitFor();
   });
 
+  it("shows the error state with a retry, and the empty state", async () => {
+    const tab = await owner.newPage();
+    let answer: "fail" | "empty" = "fail";
+    await tab.route(`${stack.apiUrl}/api/audiences`, (route) =>
+      answer === "fail"
+        ? route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify({ error: { code: "internal", message: "Database is down" } }) })
+        : route.fulfill({ status: 200, contentType: "application/json", body: JSON.stringify({ audiences: [] }) }),
+    );
+    await tab.goto(`${stack.apiUrl}/audiences`);
+    const error = tab.getByRole("alert").filter({ hasText: "Could not load audiences" });
+    await expect.poll(() => error.innerText(), { timeout: 20_000 }).toContain("Database is down");
+    answer = "empty";
+    await tab.getByRole("button", { name: "Try again" }).click();
+    await expect.poll(() => tab.getByText("No audiences yet").count()).toBe(1);
+    expect(await tab.getByRole("link", { name: "Create an audience" }).count()).toBe(1);
+    await tab.close();
+  });
+
   it("works at 390 px", async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.reload();
