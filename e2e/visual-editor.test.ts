@@ -288,6 +288,11 @@ describe("visual editor", () => {
     expect((saved[0]!.configs[1]!.variation as HtmlElementVariation).innerHTML).toBe("Tax edited");
     expect(saved[1]!.configs).toEqual([priceConfig("price_b2", "Price B2")]);
     expect(stored.name).toBe("Two prices, renamed");
+    // "Saved" is said of the variation that was saved, not of the one switched to.
+    await switcher.selectOption({ label: "Variation B" });
+    await expect.poll(() => page.getByTestId("save-status").innerText()).toBe("No unsaved changes");
+    await switcher.selectOption({ label: "Variation A" });
+    await expect.poll(() => page.getByTestId("save-status").innerText()).toBe("Saved");
 
     // A variation removed meanwhile cannot be saved into: the editor says so.
     await api(page.request, "PUT", `/api/experiences/${experience.id}`, withVariations(stored, stored.name, (v) => (v.id === a.id ? [] : [v])));

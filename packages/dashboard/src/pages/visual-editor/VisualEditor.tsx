@@ -474,7 +474,7 @@ export function VisualEditor({
             ? "Saving…"
             : dirty
               ? "Unsaved changes"
-              : save.isSuccess
+              : save.isSuccess && save.variables.variationId === variationId
                 ? "Saved"
                 : "No unsaved changes"}
         </span>
@@ -487,7 +487,9 @@ export function VisualEditor({
           Save variation
         </button>
       </header>
-      {save.isError ? <SaveError error={save.error} /> : null}
+      {save.isError && save.variables.variationId === variationId ? (
+        <SaveError error={save.error} />
+      ) : null}
 
       <div className="ve-body">
         <section className="ve-stage" aria-label="Shop page">
