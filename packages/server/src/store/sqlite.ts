@@ -97,18 +97,29 @@ const GOAL_EVENT_TYPES: Record<GoalKind, string> = {
  * through the index of migration 4 (account, type, page path): a TRACK, CLICK or FORM goal reads
  * only events of its type, a revenue goal only REVENUE events, a page goal only the PAGE events on
  * the paths that match it. Then:
- *  - first: each visitor's first exposure to the experience (their variation and moment);
+ *  - placed: each hit with its visitor's first exposure to the experience (variation, moment);
  *  - per_visitor: per visitor and goal, post/pre flags, capped revenue, orders, first conversion;
  *  - the outer query sums those per goal, variation and day of first conversion.
+ * The exposures are summed apart (EXPOSURE_DAYS_SQL): visitors per variation and day.
  */
 const FIRST_EXPOSURES = `
   ranked AS (
     SELECT user_id, variation_id, requested_time AS t, probability,
-           row_number() OVER (PARTITION BY user_id ORDER BY requested_time, seq) AS rn
+           row_number() OVER (PARTITION BY user_id ORDER BY requested_time, variation_id) AS rn
     FROM exposures
     WHERE account_id = @account AND experience_id = @experience AND user_id IS NOT NULL
   ),
-  first AS MATERIALIZED (SELECT user_id, variation_id, t, probability FROM ranked WHERE rn = 1)`;
+  first AS (SELECT user_id, variation_id, t, probability FROM ranked WHERE rn = 1)`;
+
+/**
+ * A visitor's first exposure to the experience, for a row `h` with a user_id: the same order as
+ * FIRST_EXPOSURES (requested_time; at the same millisecond, the smallest variation id), one seek
+ * in the index of migration 4.
+ */
+const FIRST_OF_VISITOR = (column: "requested_time" | "variation_id") => `(
+  SELECT x.${column} FROM exposures x
+  WHERE x.account_id = @account AND x.experience_id = @experience AND x.user_id = h.user_id
+  ORDER BY x.requested_time, x.variation_id LIMIT 1)`;
 
 /** An event's name: its `name`, else what follows "|" in event_customer_id (spec §5 `domain|name`). */
 const EVENT_NAME = "coalesce(json_extract(e.event_json, '$.name'), substr(e.event_customer_id, instr(e.event_customer_id, '|') + 1))";
@@ -132,22 +143,15 @@ function goalBranch(goal: GoalDefinition, i: number): string {
 
 function goalSumsSql(goals: readonly GoalDefinition[]): string {
   return `
-    WITH ${FIRST_EXPOSURES},
-    hits AS MATERIALIZED (${goals.map(goalBranch).join("\n      UNION ALL ")}),
-    -- Each hit gets its visitor's first exposure through a window over both streams (sorted by
-    -- visitor) rather than a join, whose plan SQLite picks from row estimates it cannot know for
-    -- these CTEs (a nested scan of both was seen: quadratic).
-    stream AS (
-      SELECT user_id, t AS ts, variation_id, NULL AS goal_id, NULL AS cap, 0 AS amount, 1 AS exposure FROM first
-      UNION ALL
-      SELECT user_id, ts, NULL, goal_id, cap, amount, 0 FROM hits
-    ),
-    placed AS (
-      SELECT user_id, goal_id, cap, amount, ts, exposure,
-             max(CASE WHEN exposure = 1 THEN ts END) OVER visitor AS t,
-             max(CASE WHEN exposure = 1 THEN variation_id END) OVER visitor AS variation_id
-      FROM stream
-      WINDOW visitor AS (PARTITION BY user_id)
+    WITH hits AS MATERIALIZED (${goals.map(goalBranch).join("\n      UNION ALL ")}),
+    -- Each hit gets its visitor's first exposure by an index seek: the hits are few (goal events)
+    -- next to the experience's visitors, and no join plan is left to SQLite's row estimates
+    -- (a nested scan of two CTEs was seen: quadratic).
+    placed AS MATERIALIZED (
+      SELECT h.user_id, h.goal_id, h.cap, h.amount, h.ts,
+             ${FIRST_OF_VISITOR("requested_time")} AS t,
+             ${FIRST_OF_VISITOR("variation_id")} AS variation_id
+      FROM hits h
     ),
     per_visitor AS (
       SELECT variation_id, goal_id, cap,
@@ -158,7 +162,7 @@ function goalSumsSql(goals: readonly GoalDefinition[]): string {
              sum(CASE WHEN ts >= t THEN amount ELSE 0 END) AS post_amount,
              sum(CASE WHEN ts < t THEN amount ELSE 0 END) AS pre_amount
       FROM placed
-      WHERE exposure = 0 AND t IS NOT NULL
+      WHERE t IS NOT NULL
       GROUP BY user_id, variation_id, goal_id, cap
     ),
     capped AS (
@@ -178,13 +182,27 @@ function goalSumsSql(goals: readonly GoalDefinition[]): string {
     ORDER BY goal_id, variation_id, date`;
 }
 
+/**
+ * The account's distinct PAGE paths, one index seek per path (a skip scan: DISTINCT would read
+ * every PAGE event's index entry — as long as the bare count of all events).
+ */
+const DISTINCT_PAGE_PATHS_SQL = `
+  WITH RECURSIVE paths (p) AS (
+    SELECT min(page_path) FROM events WHERE account_id = @account AND event_type = 'PAGE'
+    UNION ALL
+    SELECT (SELECT min(page_path) FROM events WHERE account_id = @account AND event_type = 'PAGE' AND page_path > paths.p)
+    FROM paths WHERE p IS NOT NULL
+  )
+  SELECT p FROM paths WHERE p IS NOT NULL`;
+
+/** Days as whole UTC days since the epoch (the text date is made once per group, in JS). */
 const EXPOSURE_DAYS_SQL = `
   WITH ${FIRST_EXPOSURES}
-  SELECT variation_id, date(t / 1000, 'unixepoch') AS date, count(*) AS visitors,
+  SELECT variation_id, t / 86400000 AS day, count(*) AS visitors,
          coalesce(sum(probability), 0) AS probability_sum, count(probability) AS probability_count
   FROM first
-  GROUP BY variation_id, date
-  ORDER BY variation_id, date`;
+  GROUP BY variation_id, day
+  ORDER BY variation_id, day`;
 
 /** An assignment as kept in visitors.assignments_json (migration 2). */
 type StoredAssignment = [rule_id: string, behaviour_id: string, variation_id: string, probability: number, assigned_at: string];
@@ -740,17 +758,17 @@ export class SqliteStore implements Store {
     const experience = { account: accountId, experience: experienceId };
     // One snapshot: the exposures, the page paths and the goal sums see the same rows.
     return this.db.transaction((): ResultsAggregate => {
-      const exposures = this.sql(EXPOSURE_DAYS_SQL).all(experience) as ExposureDay[];
+      const exposures = (this.sql(EXPOSURE_DAYS_SQL).all(experience) as (Omit<ExposureDay, "date"> & { day: number })[]).map(
+        ({ day, ...x }): ExposureDay => ({ ...x, date: new Date(day * 86_400_000).toISOString().slice(0, 10) }),
+      );
       if (!goals.length) return { exposures, goals: [] };
       const params: Record<string, string | number | null> = { ...experience };
       // Goal pages: the contract's page matcher (path normalisation, query parts, regular
       // expressions — what the storefront script does) runs once per distinct PAGE path of the
-      // account, read from the index alone; the query then selects the matching paths' events.
+      // account; the query then selects the matching paths' events.
       const pageGoals = goals.filter((g) => g.kind === "page_view");
       const paths = pageGoals.length
-        ? (this.sql("SELECT DISTINCT page_path FROM events WHERE account_id = ? AND event_type = 'PAGE' AND page_path IS NOT NULL")
-            .pluck(true)
-            .all(accountId) as string[])
+        ? (this.sql(DISTINCT_PAGE_PATHS_SQL).pluck(true).all({ account: accountId }) as string[])
         : [];
       goals.forEach((g, i) => {
         params[`goal${i}`] = g.id;

@@ -1,0 +1,94 @@
+// The demo account's simulated history (issue #7 part 4, `npm run demo-data`): written through
+// the Store into real SQLite, refused a second time, and the results engine recovers the planted
+// lift within its interval.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ExperienceResults } from "@storefit/contract";
+import { DEMO_HISTORY_DAYS, DEMO_PRICE_MESSAGE_ARMS, demoSimulations, fillDemoHistory, simulateVisitors, utcMidnight } from "../src/seed/demo-data.js";
+import { FIXED_NOW, call, makeApp, signIn } from "./helpers.js";
+import type { Auth, TestApp } from "./helpers.js";
+
+let t: TestApp;
+let owner: Auth;
+let filled: ReturnType<typeof fillDemoHistory>;
+
+// One fill for the whole file: ~40,000 visitors take a while on a shared machine.
+beforeAll(async () => {
+  t = await makeApp();
+  owner = await signIn(t.app);
+  filled = fillDemoHistory(t.store, FIXED_NOW);
+}, 180_000);
+afterAll(async () => {
+  await t.close();
+});
+
+async function results(id: string, query = ""): Promise<ExperienceResults> {
+  const res = await call(t.app, owner, "GET", `/api/results/${id}${query}`);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json() as ExperienceResults;
+}
+
+const [control, freeShipping] = DEMO_PRICE_MESSAGE_ARMS;
+const planted = (goal: string) => freeShipping!.rates[goal]! / control!.rates[goal]! - 1;
+
+describe("demo data", () => {
+  it("fills every running demo experience with 14 days of history", () => {
+    expect(filled).toMatchObject({ filled: true, experiences: ["exp_price_message", "exp_uk_tax_line", "exp_welcome_popup", "exp_gallery_device"] });
+    expect(filled.visitors).toBeGreaterThan(30_000);
+    expect(filled.exposures).toBe(filled.visitors);
+    expect(t.store.countEvents(t.account.id)).toBe(filled.events);
+  });
+
+  it("refuses to fill twice: nothing more is written", () => {
+    const events = t.store.countEvents(t.account.id);
+    const exposures = t.store.countExposures(t.account.id);
+    expect(fillDemoHistory(t.store, FIXED_NOW + 3 * 86_400_000)).toMatchObject({ filled: false });
+    expect(t.store.countEvents(t.account.id)).toBe(events);
+    expect(t.store.countExposures(t.account.id)).toBe(exposures);
+  });
+
+  it("the engine recovers the planted +12 % add-to-cart lift within its interval, for every engine", async () => {
+    expect(planted("goal_add_to_cart")).toBeCloseTo(0.12, 12);
+    for (const engine of ["sequential", "frequentist", "bayesian"]) {
+      const r = await results("exp_price_message", `?engine=${engine}`);
+      const rule = r.rules[0]!;
+      expect(rule.srm.mismatch).toBe(false);
+      for (const goal of ["goal_add_to_cart", "goal_checkout"]) {
+        const c = rule.metrics.find((m) => m.goal_id === goal)!.variations[1]!.comparison!;
+        expect(c.ci[0], `${engine} ${goal}`).toBeLessThan(planted(goal));
+        expect(c.ci[1], `${engine} ${goal}`).toBeGreaterThan(planted(goal));
+      }
+    }
+    // The fixed-horizon test on 28,000 visitors finds the add-to-cart lift.
+    const fixed = (await results("exp_price_message", "?engine=frequentist")).rules[0]!.metrics[0]!;
+    expect(fixed.cuped).toBe(true);
+    expect(fixed.variations[1]!.comparison!.ci[0]).toBeGreaterThan(0);
+  });
+
+  it("shows the 14 days in the daily series, and counts for the one-variation personalizations", async () => {
+    const r = await results("exp_price_message");
+    const days = r.rules[0]!.daily;
+    expect(days).toHaveLength(DEMO_HISTORY_DAYS);
+    expect(days[DEMO_HISTORY_DAYS - 1]!.date).toBe(new Date(utcMidnight(FIXED_NOW) - 86_400_000).toISOString().slice(0, 10));
+    expect(days.reduce((s, d) => s + d.variations.reduce((x, v) => x + v.visitors, 0), 0)).toBe(r.total_visitors);
+    const uk = await results("exp_uk_tax_line");
+    expect(uk.total_visitors).toBeGreaterThan(1000);
+    const revenue = uk.rules[0]!.metrics.find((m) => m.metric === "revenue_per_visitor")!;
+    expect(revenue.variations).toHaveLength(1);
+    expect(revenue.variations[0]!.revenue).toBeGreaterThan(0);
+    expect(revenue.variations[0]!.comparison).toBeNull();
+  });
+
+  it("the simulation is a pure function of its seed", () => {
+    const spec = demoSimulations(t.store.listRunningExperiences(t.account.id), utcMidnight(FIXED_NOW))[0]!;
+    const take = (n: number) => {
+      const out = [];
+      for (const v of simulateVisitors(spec)) {
+        out.push(v);
+        if (out.length === n) break;
+      }
+      return out;
+    };
+    expect(take(50)).toEqual(take(50));
+    expect(take(50).map((v) => v.exposure.variation_id)).not.toEqual(take(50).map(() => "var_price_control"));
+  });
+});
