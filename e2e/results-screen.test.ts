@@ -22,6 +22,7 @@ const NOW = Date.now();
 
 const PRICE = { id: "exp_price_message", control: "var_price_control", treatment: "var_price_free_shipping" } as const;
 const SPLIT = { id: "", control: "var_e2e_blue", treatment: "var_e2e_green", goal: "goal_e2e_cart" };
+const NO_GOALS = { id: "", control: "var_e2e_badge_old", treatment: "var_e2e_badge_new" };
 const PRICE_VISITORS = 800;
 /** The unbalanced data set: 60 / 40 against 50 / 50 weights, chi-square p ≈ 6e-5. */
 const SPLIT_VISITORS = { control: 240, treatment: 160 };
@@ -149,32 +150,51 @@ async function unbalancedDataSet() {
       },
     ],
   });
-  const res = await fetch(`${stack.apiUrl}/api/experiences`, {
-    method: "POST",
-    headers: { "content-type": "application/json", cookie, "x-csrf-token": session.csrf_token },
-    body: JSON.stringify({
-      name: "Cart button colour",
-      kind: "ab_test",
-      priority: 2,
-      pages: [{ domain: DEMO_DOMAIN, page_path: "/products/", page_match: "contains" }],
-      goals: [{ id: SPLIT.goal, name: "Add to cart", kind: "track", event_name: "add_to_cart" }],
-      rules: [
-        {
-          id: "rule_e2e_everyone",
-          audience_id: null,
-          audience_name: "Everyone",
-          behaviour: {
-            id: "beh_e2e_button",
-            name: "Cart button colour",
-            traffic_allocation: 1,
-            variations: [variation(SPLIT.control, "Blue button", "blue"), variation(SPLIT.treatment, "Green button", "green")],
+  const create = async (name: string, suffix: string, variations: [string, string][], goals: unknown[]) => {
+    const res = await fetch(`${stack.apiUrl}/api/experiences`, {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie, "x-csrf-token": session.csrf_token },
+      body: JSON.stringify({
+        name,
+        kind: "ab_test",
+        priority: 2,
+        pages: [{ domain: DEMO_DOMAIN, page_path: "/products/", page_match: "contains" }],
+        goals,
+        rules: [
+          {
+            id: `rule_e2e_${suffix}`,
+            audience_id: null,
+            audience_name: "Everyone",
+            behaviour: {
+              id: `beh_e2e_${suffix}`,
+              name,
+              traffic_allocation: 1,
+              variations: variations.map(([id, label], i) => variation(id, label, i === 0 ? "blue" : "green")),
+            },
           },
-        },
-      ],
-    }),
-  });
-  if (res.status !== 201) throw new Error(`creating the experience answered ${res.status}: ${await res.text()}`);
-  SPLIT.id = ((await res.json()) as ExperienceDetail).id;
+        ],
+      }),
+    });
+    if (res.status !== 201) throw new Error(`creating the experience answered ${res.status}: ${await res.text()}`);
+    return ((await res.json()) as ExperienceDetail).id;
+  };
+  SPLIT.id = await create(
+    "Cart button colour",
+    "button",
+    [[SPLIT.control, "Blue button"], [SPLIT.treatment, "Green button"]],
+    [{ id: SPLIT.goal, name: "Add to cart", kind: "track", event_name: "add_to_cart" }],
+  );
+  // And one that measures nothing: seen by visitors, but without goals.
+  NO_GOALS.id = await create("Badge wording", "badge", [[NO_GOALS.control, "Old badge"], [NO_GOALS.treatment, "New badge"]], []);
+  await sendSummaries(
+    [...Array(20).keys()].map((i) => ({
+      visitor: `e2e-badge-${i}`,
+      experience: NO_GOALS.id,
+      variation: i % 2 === 0 ? NO_GOALS.control : NO_GOALS.treatment,
+      config: "cfg_e2e_cart_button",
+      at: NOW - 3_600_000,
+    })),
+  );
   const exposures: Exposure[] = [];
   const add = (n: number, variation: string, prefix: string) => {
     for (let i = 0; i < n; i++) {
@@ -467,6 +487,17 @@ describe("results screen", () => {
     release();
     await variationRow(page, "goal_add_to_cart", PRICE.treatment).waitFor({ timeout: 15_000 });
     expect(await page.getByText("Computing results…").count()).toBe(0);
+    await context.close();
+  });
+
+  it("says what to do when an experience has visitors but no goals", async () => {
+    const { context, page, errors } = await openResults(NO_GOALS.id);
+    await page.getByTestId("rule-results").waitFor({ timeout: 15_000 });
+    expect(await page.getByTestId("no-metrics").innerText()).toContain("No goals to measure");
+    expect(await page.getByTestId("exposure-row").count()).toBe(2);
+    expect(await page.getByTestId("srm-ok").count()).toBe(1);
+    expect(await page.getByRole("button", { name: "Export CSV" }).isDisabled()).toBe(true);
+    expect(errors).toEqual([]);
     await context.close();
   });
 

@@ -44,7 +44,9 @@ export function RuleResultsSection({
         </p>
       )}
       {rule.metrics.length === 0 ? (
-        <p className="muted">This rule has no goal metrics yet.</p>
+        <p className="notice" data-testid="no-metrics">
+          No goals to measure: add a goal to this experience in its editor to see conversions.
+        </p>
       ) : (
         rule.metrics.map((metric) => (
           <section
