@@ -65,7 +65,7 @@ describe("account settings", () => {
     await expect.poll(() => section("flags").getByRole("status").innerText()).toBe("Saved.");
     expect(Object.keys(patches.at(-1)!.settings as object).sort()).toEqual(
       [
-        "account_enabled", "auto_url_change_detection", "error_reporting", "event_analyzer", "intelligent_code", "outbound_only",
+        "account_enabled", "auto_url_change_detection", "consent_required", "error_reporting", "event_analyzer", "intelligent_code", "outbound_only",
         "page_update", "personalize_after_timeout", "personalized_users_limit_exceeded", "sdk_powered_off", "shop_platform_integration",
         "skip", "spa_mode", "subscription_expired",
       ].sort(),

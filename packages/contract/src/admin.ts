@@ -220,6 +220,20 @@ export type AudienceListResponse = { audiences: Audience[] };
 /** POST /api/audiences, PUT /api/audiences/{id}. */
 export type AudienceInput = { name: string; description?: string; condition: Condition };
 
+/** POST /api/audiences/evaluate: would this visitor (a spec §3 User, on this page) match? */
+export type AudienceEvaluateRequest = { condition: Condition; visitor: { user: { [key: string]: Json }; url?: string } };
+/** One clause of the condition with its own verdict; groups ($and, $or, $nor, $not) come before their parts. */
+export type ClauseVerdict = {
+  path: string;
+  depth: number;
+  attribute: string | null;
+  operator: string | null;
+  expected: Json;
+  actual?: Json;
+  matches: boolean;
+};
+export type AudienceEvaluateResponse = { matches: boolean; clauses: ClauseVerdict[]; attributes: { [key: string]: Json } };
+
 // ---- Results ----
 
 /** The statistics the operator chose; "sequential" (always valid) is the frequentist default. */

@@ -48,7 +48,7 @@ describe("GET and PATCH /api/account", () => {
     const before = await t.app.inject(`/v1/accounts/${DEMO_CLIENT_KEY}/snippet.js`);
     const res = await call(t.app, owner, "PATCH", "/api/account", {
       name: "Little Sprouts EU",
-      settings: { spa_mode: true, sdk_timeout_ms: 3000, subdomains: ["littlesprouts-uk.localhost", "*.littlesprouts.example"] },
+      settings: { spa_mode: true, consent_required: true, sdk_timeout_ms: 3000, subdomains: ["littlesprouts-uk.localhost", "*.littlesprouts.example"] },
     });
     expect(res.statusCode).toBe(200);
     const body = res.json() as AccountView;
@@ -60,6 +60,7 @@ describe("GET and PATCH /api/account", () => {
     expect(after.statusCode).toBe(200);
     expect(after.headers.etag).not.toBe(before.headers.etag);
     expect(after.body).toContain('"spa_mode":true');
+    expect(after.body).toContain('"consent_required":true');
     expect(after.body).toContain('"sdk_timeout_ms":3000');
     expect(after.body).toContain("*.littlesprouts.example");
     // The new subdomain is a CORS origin of the client API from the next call on.

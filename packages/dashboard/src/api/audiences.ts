@@ -1,7 +1,7 @@
 // Audience hooks (conventions habit 10): one per query or mutation; the screens under
 // pages/audiences never call apiFetch themselves.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { Audience, AudienceInput, AudienceListResponse, Condition, Json } from "@storefit/contract";
+import type { Audience, AudienceEvaluateRequest, AudienceEvaluateResponse, AudienceInput, AudienceListResponse } from "@storefit/contract";
 import { apiFetch } from "./client";
 import { useSession } from "./queries";
 
@@ -10,18 +10,7 @@ export const audienceKeys = {
   one: (id: string) => ["audiences", id] as const,
 };
 
-/** POST /api/audiences/evaluate (mirrors packages/server/src/routes/admin-audiences.ts). */
-export type AudienceEvaluateRequest = { condition: Condition; visitor: { user: Record<string, Json>; url?: string } };
-export type ClauseVerdict = {
-  path: string;
-  depth: number;
-  attribute: string | null;
-  operator: string | null;
-  expected: Json;
-  actual?: Json;
-  matches: boolean;
-};
-export type AudienceEvaluateResponse = { matches: boolean; clauses: ClauseVerdict[]; attributes: Record<string, Json> };
+export type { AudienceEvaluateRequest, AudienceEvaluateResponse, ClauseVerdict } from "@storefit/contract";
 
 function useCsrf(): string | undefined {
   return useSession().data?.csrf_token;

@@ -3,7 +3,7 @@
 // one is refused at once rather than silently matching nobody at decision time.
 
 import type { FastifyInstance } from "fastify";
-import type { Audience, AudienceInput, AudienceListResponse, Json } from "@storefit/contract";
+import type { Audience, AudienceEvaluateRequest, AudienceEvaluateResponse, AudienceInput, AudienceListResponse, ClauseVerdict } from "@storefit/contract";
 import { requireAccess } from "../auth/access.js";
 import { newId } from "../admin/experiences.js";
 import { attributesOf, evalCondition, validateCondition } from "../decide/conditions.js";
@@ -22,23 +22,7 @@ function checkCondition(condition: unknown): void {
   }
 }
 
-// ---- "Would this visitor match?" (the dashboard's tester) ----
-// The wire types live here until they move to @storefit/contract (the dashboard mirrors them in
-// packages/dashboard/src/api/audiences.ts).
-
-/** POST /api/audiences/evaluate. */
-export type AudienceEvaluateRequest = { condition: Record<string, Json>; visitor: { user: Record<string, Json>; url?: string } };
-/** One clause of the condition with its own verdict; groups ($and, $or, $nor, $not) come before their parts. */
-export type ClauseVerdict = {
-  path: string;
-  depth: number;
-  attribute: string | null;
-  operator: string | null;
-  expected: Json;
-  actual?: Json;
-  matches: boolean;
-};
-export type AudienceEvaluateResponse = { matches: boolean; clauses: ClauseVerdict[]; attributes: Record<string, Json> };
+// ---- "Would this visitor match?" (the dashboard's tester; wire types in @storefit/contract) ----
 
 /** Nesting the verdict list goes into before it reports a clause as a whole. */
 const MAX_EXPLAIN_DEPTH = 6;

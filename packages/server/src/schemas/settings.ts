@@ -102,6 +102,9 @@ export const settingsProperties: Record<string, JsonSchema> = {
   page_blacklist: strArray(200, 2048),
   referrer_blacklist: strArray(200, 2048),
   environment: enumOf(["prod", "stage"]),
+  // Not a spec §1 flag: ours (docs/embedding.md "Consent"). Optional in the stored settings,
+  // which accounts created before it do not have (absent means false).
+  consent_required: bool,
 };
 
 /** Every settings field, all optional: PATCH replaces the fields given. */
@@ -111,5 +114,5 @@ export const settingsPatchSchema = obj(settingsProperties, [], "Account settings
 export const settingsSchema: JsonSchema = {
   type: "object",
   properties: { ...settingsProperties, dimension_id: str(128) },
-  required: Object.keys(settingsProperties),
+  required: Object.keys(settingsProperties).filter((k) => k !== "consent_required"),
 };

@@ -4,9 +4,9 @@ import { type SectionProps, SettingsSection, useSettingsForm } from "./SettingsS
 
 /**
  * The account flags of spec §1 the service accepts (packages/server/src/schemas/settings.ts),
- * with what each does to the script. `consent_required` is not accepted there yet.
+ * with what each does to the script, and our consent flag (docs/embedding.md).
  */
-export const FLAGS: readonly { name: Exclude<keyof AccountFlags, "consent_required">; label: string; hint: string }[] = [
+export const FLAGS: readonly { name: keyof AccountFlags; label: string; hint: string }[] = [
   { name: "account_enabled", label: "Account enabled", hint: "Off: the script does nothing on the shop's pages." },
   { name: "sdk_powered_off", label: "Script powered off", hint: "Stops the script at once (CFINIT002), without removing the snippet." },
   { name: "skip", label: "Skip", hint: "Stops the script on every page (code CFINIT011), e.g. while checking an install." },
@@ -21,11 +21,12 @@ export const FLAGS: readonly { name: Exclude<keyof AccountFlags, "consent_requir
   { name: "outbound_only", label: "Outbound only", hint: "Run only for visitors who arrive through an outbound link (its marker lasts 7 days)." },
   { name: "event_analyzer", label: "Event analyzer", hint: "Track clicks, forms and scroll depth automatically." },
   { name: "shop_platform_integration", label: "Shop platform integration (Shopify)", hint: "Publish storefit:ready to Shopify's analytics so the web pixel reports orders." },
+  { name: "consent_required", label: "Wait for visitor consent", hint: "Hold storage, cookies and tracking until the shop's consent banner grants consent." },
 ];
 
 type Values = Record<(typeof FLAGS)[number]["name"], boolean>;
 
-const toForm = (a: AccountView): Values => Object.fromEntries(FLAGS.map((f) => [f.name, a.settings[f.name]])) as Values;
+const toForm = (a: AccountView): Values => Object.fromEntries(FLAGS.map((f) => [f.name, a.settings[f.name] ?? false])) as Values;
 
 export function FlagsSection({ account, canEdit }: SectionProps) {
   const { form, mutation, onSubmit } = useSettingsForm(account, toForm, (v) => ({ settings: { ...v } }));
