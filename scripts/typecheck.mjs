@@ -9,6 +9,7 @@ const projects = [
   "packages/sdk",
   "packages/server",
   "packages/dashboard",
+  "packages/dashboard/test",
   "apps/demo-shop",
   "apps/shopify-theme",
   "e2e",
