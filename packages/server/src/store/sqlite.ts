@@ -93,14 +93,17 @@ const GOAL_EVENT_TYPES: Record<GoalKind, string> = {
 };
 
 /**
- * The results aggregation (docs/results.md). Per goal, a branch of `hits` selects its events
- * through the index of migration 4 (account, type, page path): a TRACK, CLICK or FORM goal reads
- * only events of its type, a revenue goal only REVENUE events, a page goal only the PAGE events on
- * the paths that match it. Then:
+ * The results aggregation (docs/results.md). One pass over the account's events keeps the
+ * candidates of every goal (`scan`: events of the goals' types, on the goal pages' paths, with a
+ * goal's name), then:
+ *  - hits: each candidate with every goal it matches (the goal's own name, paths and domain);
  *  - placed: each hit with its visitor's first exposure to the experience (variation, moment);
  *  - per_visitor: per visitor and goal, post/pre flags, capped revenue, orders, first conversion;
  *  - the outer query sums those per goal, variation and day of first conversion.
  * The exposures are summed apart (EXPOSURE_DAYS_SQL): visitors per variation and day.
+ *
+ * No index on events serves this: one would slow every event insert (the client API's hot path)
+ * by a third or more for a query the dashboard runs now and then (docs/benchmarks.md, "Results").
  */
 const FIRST_EXPOSURES = `
   ranked AS (
@@ -125,28 +128,80 @@ const FIRST_OF_VISITOR = (column: "requested_time" | "variation_id") => `(
 const EVENT_NAME = "coalesce(json_extract(e.event_json, '$.name'), substr(e.event_customer_id, instr(e.event_customer_id, '|') + 1))";
 /** A REVENUE event's amount (properties.revenue_amount, a number or numeric text); missing, invalid or negative: 0. */
 const REVENUE_AMOUNT = "max(0, coalesce(CAST(json_extract(e.event_json, '$.properties.revenue_amount') AS REAL), 0))";
+const NAMED_TYPES = ["CLICK", "FORM", "TRACK"];
 
-/** The `hits` branch of goal i: its matching events as (user_id, ts, goal_id, cap, amount). */
-function goalBranch(goal: GoalDefinition, i: number): string {
-  const conditions = [`e.account_id = @account`, `e.event_type = '${GOAL_EVENT_TYPES[goal.kind]}'`];
-  if (goal.kind === "page_view") {
-    // @paths{i}: the account's PAGE paths that match the goal page (JSON array, see below).
-    conditions.push(`e.page_path IN (SELECT value FROM json_each(@paths${i}))`);
-    if (goal.page?.domain) conditions.push(`storefit_domain_match(e.domain, @domain${i}) = 1`);
-  } else if (goal.kind !== "revenue" && goal.event_name) {
-    conditions.push(`${EVENT_NAME} = @name${i}`);
+type SqlParams = Record<string, string | number | null>;
+
+/**
+ * The goal sums statement and its parameters. `pagePaths` are the account's distinct PAGE paths:
+ * the contract's page matcher (normalisation, query parts, regular expressions: what the
+ * storefront script does) picks each page goal's paths among them.
+ */
+function goalSumsQuery(goals: readonly GoalDefinition[], pagePaths: readonly string[], base: SqlParams): { sql: string; params: SqlParams } {
+  const params: SqlParams = { ...base };
+  const rows: string[] = [];
+  const allPaths = new Set<string>();
+  const namesByType = new Map<string, Set<string> | "any">();
+  let revenue = false;
+  goals.forEach((g, i) => {
+    const type = GOAL_EVENT_TYPES[g.kind];
+    params[`goal${i}`] = g.id;
+    params[`type${i}`] = type;
+    params[`name${i}`] = null;
+    params[`paths${i}`] = null;
+    params[`domain${i}`] = null;
+    params[`cap${i}`] = g.kind === "revenue" && g.revenue_cap !== undefined ? g.revenue_cap : null;
+    if (g.kind === "page_view") {
+      const page = g.page ?? { page_path: "", page_match: "exact_match" as const };
+      const paths = pagePaths.filter((p) => matchPagePath(page.page_match, page.page_path, p));
+      for (const p of paths) allPaths.add(p);
+      params[`paths${i}`] = JSON.stringify(paths);
+      params[`domain${i}`] = page.domain || null;
+    } else if (g.kind === "revenue") {
+      revenue = true;
+    } else {
+      const names = namesByType.get(type);
+      if (!g.event_name) namesByType.set(type, "any");
+      else if (names !== "any") namesByType.set(type, (names ?? new Set()).add(g.event_name));
+      params[`name${i}`] = g.event_name || null;
+    }
+    rows.push(`(@goal${i}, @type${i}, @name${i}, @paths${i}, @domain${i}, @cap${i})`);
+  });
+  // The one pass's filter: each type's events, narrowed to goal pages or goal names.
+  const kept: string[] = [];
+  if (goals.some((g) => g.kind === "page_view")) {
+    params.all_paths = JSON.stringify([...allPaths]);
+    kept.push("(e.event_type = 'PAGE' AND e.page_path IN (SELECT value FROM json_each(@all_paths)))");
   }
-  const amount = goal.kind === "revenue" ? REVENUE_AMOUNT : "0";
-  return `SELECT e.user_id, e.event_timestamp AS ts, @goal${i} AS goal_id, @cap${i} AS cap, ${amount} AS amount
-          FROM events e WHERE ${conditions.join(" AND ")}`;
-}
-
-function goalSumsSql(goals: readonly GoalDefinition[]): string {
-  return `
-    WITH hits AS MATERIALIZED (${goals.map(goalBranch).join("\n      UNION ALL ")}),
+  for (const [type, names] of namesByType) {
+    if (names === "any") {
+      kept.push(`e.event_type = '${type}'`);
+    } else {
+      params[`names_${type}`] = JSON.stringify([...names]);
+      kept.push(`(e.event_type = '${type}' AND ${EVENT_NAME} IN (SELECT value FROM json_each(@names_${type})))`);
+    }
+  }
+  if (revenue) kept.push("e.event_type = 'REVENUE'");
+  const sql = `
+    WITH goals (goal_id, event_type, name, paths, domain, cap) AS (VALUES ${rows.join(", ")}),
+    scan AS MATERIALIZED (
+      SELECT e.user_id, e.event_timestamp AS ts, e.event_type, e.page_path AS path, e.domain,
+             CASE WHEN e.event_type IN ('${NAMED_TYPES.join("', '")}') THEN ${EVENT_NAME} END AS name,
+             CASE WHEN e.event_type = 'REVENUE' THEN ${REVENUE_AMOUNT} ELSE 0 END AS amount
+      FROM events e
+      WHERE e.account_id = @account AND (${kept.join(" OR ")})
+    ),
+    hits AS MATERIALIZED (
+      SELECT s.user_id, s.ts, g.goal_id, g.cap, s.amount
+      FROM scan s JOIN goals g ON g.event_type = s.event_type
+      WHERE (g.name IS NULL OR g.name = s.name)
+        AND (g.paths IS NULL OR s.path IN (SELECT value FROM json_each(g.paths)))
+        AND (g.domain IS NULL OR storefit_domain_match(s.domain, g.domain) = 1)
+    ),
     -- Each hit gets its visitor's first exposure by an index seek: the hits are few (goal events)
     -- next to the experience's visitors, and no join plan is left to SQLite's row estimates
-    -- (a nested scan of two CTEs was seen: quadratic).
+    -- (a nested scan of two CTEs was seen: quadratic). Materialized: otherwise SQLite repeats
+    -- the seek for every use of t below.
     placed AS MATERIALIZED (
       SELECT h.user_id, h.goal_id, h.cap, h.amount, h.ts,
              ${FIRST_OF_VISITOR("requested_time")} AS t,
@@ -180,20 +235,12 @@ function goalSumsSql(goals: readonly GoalDefinition[]): string {
     FROM capped
     GROUP BY goal_id, variation_id, date
     ORDER BY goal_id, variation_id, date`;
+  return { sql, params };
 }
 
-/**
- * The account's distinct PAGE paths, one index seek per path (a skip scan: DISTINCT would read
- * every PAGE event's index entry — as long as the bare count of all events).
- */
-const DISTINCT_PAGE_PATHS_SQL = `
-  WITH RECURSIVE paths (p) AS (
-    SELECT min(page_path) FROM events WHERE account_id = @account AND event_type = 'PAGE'
-    UNION ALL
-    SELECT (SELECT min(page_path) FROM events WHERE account_id = @account AND event_type = 'PAGE' AND page_path > paths.p)
-    FROM paths WHERE p IS NOT NULL
-  )
-  SELECT p FROM paths WHERE p IS NOT NULL`;
+/** The account's distinct PAGE paths (the goal pages are picked among them in JS). */
+const DISTINCT_PAGE_PATHS_SQL =
+  "SELECT DISTINCT page_path FROM events WHERE account_id = @account AND event_type = 'PAGE' AND page_path IS NOT NULL";
 
 /** Days as whole UTC days since the epoch (the text date is made once per group, in JS). */
 const EXPOSURE_DAYS_SQL = `
@@ -762,28 +809,12 @@ export class SqliteStore implements Store {
         ({ day, ...x }): ExposureDay => ({ ...x, date: new Date(day * 86_400_000).toISOString().slice(0, 10) }),
       );
       if (!goals.length) return { exposures, goals: [] };
-      const params: Record<string, string | number | null> = { ...experience };
-      // Goal pages: the contract's page matcher (path normalisation, query parts, regular
-      // expressions — what the storefront script does) runs once per distinct PAGE path of the
-      // account; the query then selects the matching paths' events.
-      const pageGoals = goals.filter((g) => g.kind === "page_view");
-      const paths = pageGoals.length
-        ? (this.sql(DISTINCT_PAGE_PATHS_SQL).pluck(true).all({ account: accountId }) as string[])
+      const pagePaths = goals.some((g) => g.kind === "page_view")
+        ? (this.sql(DISTINCT_PAGE_PATHS_SQL).pluck(true).all(experience) as string[])
         : [];
-      goals.forEach((g, i) => {
-        params[`goal${i}`] = g.id;
-        params[`cap${i}`] = g.kind === "revenue" && g.revenue_cap !== undefined ? g.revenue_cap : null;
-        if (g.kind === "page_view") {
-          const page = g.page ?? { page_path: "", page_match: "exact_match" as const };
-          params[`paths${i}`] = JSON.stringify(paths.filter((p) => matchPagePath(page.page_match, page.page_path, p)));
-          if (page.domain) params[`domain${i}`] = page.domain;
-        } else if (g.kind !== "revenue" && g.event_name) {
-          params[`name${i}`] = g.event_name;
-        }
-      });
-      // Not cached: the text depends on the goals' kinds (prepare costs far less than the query).
-      const sums = this.db.prepare(goalSumsSql(goals)).all(params) as GoalSums[];
-      return { exposures, goals: sums };
+      const { sql, params } = goalSumsQuery(goals, pagePaths, experience);
+      // Not cached: the text depends on the goals (preparing costs far less than the query).
+      return { exposures, goals: this.db.prepare(sql).all(params) as GoalSums[] };
     })();
   }
 
