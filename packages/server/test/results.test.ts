@@ -8,6 +8,7 @@ import { adjustPValues, frequentistTest, srmPValue } from "@storefit/stats";
 import { DAY_MS, simulateVisitors, writeSimulation } from "../src/seed/demo-data.js";
 import type { ArmModel, SimulatedVisitor } from "../src/seed/demo-data.js";
 import { userIdFor } from "../src/routes/client.js";
+import { SqliteStore } from "../src/store/sqlite.js";
 import type { NewExperience } from "../src/store/types.js";
 import {
   DEMO_CLIENT_KEY,
@@ -259,6 +260,24 @@ describe("conversions and CUPED", () => {
     expect(conversions("g_form")).toBe(1);
     expect(conversions("g_any_form")).toBe(2);
   });
+
+  it("a goal page first visited after an earlier results call counts, also when another node stored it", async () => {
+    t.store.saveExperience(experience());
+    visit("a", "v_a", START, [["PAGE", "/cart", START + 1]]);
+    visit("b", "v_b", START);
+    expect(metric((await results()).rules[0]!, "g_checkout").variations.map((v) => v.conversions)).toEqual([0, 0]);
+    visit("a", "v_a", START, [["PAGE", "/checkout", START + 2]]);
+    expect(metric((await results()).rules[0]!, "g_checkout").variations.map((v) => v.conversions)).toEqual([1, 0]);
+    const nodeB = new SqliteStore(t.file);
+    try {
+      nodeB.insertEvents(t.account.id, userIdFor(t.account.id, "b"), [
+        { event_type: "PAGE", name: "/checkout/", event_customer_id: "littlesprouts.localhost|/checkout/", domain: "littlesprouts.localhost", insert_id: "node-b", event_timestamp: START + 3, properties: { page_path: "/checkout/" } },
+      ], NOW_ISO);
+    } finally {
+      nodeB.close();
+    }
+    expect(metric((await results()).rules[0]!, "g_checkout").variations.map((v) => v.conversions)).toEqual([1, 1]);
+  });
 });
 
 describe("revenue", () => {
@@ -359,6 +378,26 @@ describe("sample-ratio check", () => {
     const srm = (await results()).rules[0]!.srm;
     expect(srm.mismatch).toBe(false);
     expect(srm.p_value).toBeCloseTo(srmPValue([1000, 1040], [1, 1]), 12);
+  }, HEAVY_MS);
+
+  it("flags below p = 0.001 only (documented threshold)", async () => {
+    t.store.saveExperience(experience());
+    split(1000, 1130); // p ≈ 0.005: suspicious, not flagged
+    const srm = (await results()).rules[0]!.srm;
+    expect(srm.p_value).toBeGreaterThan(0.001);
+    expect(srm.p_value).toBeLessThan(0.01);
+    expect(srm.mismatch).toBe(false);
+    t.store.saveExperience(experience("exp_r2"));
+    for (let i = 0; i < 1000; i++) visit(`c${i}`, "v_a", START, [], { experience: "exp_r2" });
+    t.store.insertExposures(
+      t.account.id,
+      Array.from({ length: 1160 }, (_, i) => ({ config_id: "cfg_r", user_customer_id: `d${i}`, user_id: userIdFor(t.account.id, `d${i}`), requested_time: START, variation_id: "v_b", experience_id: "exp_r2", session_id: "s1", probability: 0.5 })),
+      NOW_ISO,
+    );
+    const broken = (await results("exp_r2")).rules[0]!.srm; // p ≈ 0.0006
+    expect(broken.p_value).toBeLessThan(0.001);
+    expect(broken.p_value).toBeGreaterThan(0.0001);
+    expect(broken.mismatch).toBe(true);
   }, HEAVY_MS);
 
   it("tests against the stored assignment probabilities, not today's weights", async () => {

@@ -238,9 +238,14 @@ function goalSumsQuery(goals: readonly GoalDefinition[], pagePaths: readonly str
   return { sql, params };
 }
 
-/** The account's distinct PAGE paths (the goal pages are picked among them in JS). */
-const DISTINCT_PAGE_PATHS_SQL =
-  "SELECT DISTINCT page_path FROM events WHERE account_id = @account AND event_type = 'PAGE' AND page_path IS NOT NULL";
+/** The account's distinct PAGE paths among its events after `after` (seq), up to `upTo`. */
+const NEW_PAGE_PATHS_SQL = `
+  SELECT DISTINCT page_path FROM events
+  WHERE account_id = @account AND seq > @after AND seq <= @upTo AND event_type = 'PAGE' AND page_path IS NOT NULL`;
+
+/** Page paths remembered per account (see `pagePaths`); beyond these, the paths are read again each time. */
+const PAGE_PATH_CACHE_ACCOUNTS = 64;
+const PAGE_PATH_CACHE_PATHS = 50_000;
 
 /** Days as whole UTC days since the epoch (the text date is made once per group, in JS). */
 const EXPOSURE_DAYS_SQL = `
@@ -257,6 +262,8 @@ type StoredAssignment = [rule_id: string, behaviour_id: string, variation_id: st
 export class SqliteStore implements Store {
   private readonly db: Database.Database;
   private readonly statements = new Map<string, Database.Statement>();
+  /** Per account, its distinct PAGE paths among the events up to `seq` (results: goal pages). */
+  private readonly pagePathCache = new Map<string, { seq: number; paths: Set<string> }>();
 
   /** `file` is a path, or ":memory:" for a throwaway database (still real SQLite). */
   constructor(file: string) {
@@ -809,13 +816,30 @@ export class SqliteStore implements Store {
         ({ day, ...x }): ExposureDay => ({ ...x, date: new Date(day * 86_400_000).toISOString().slice(0, 10) }),
       );
       if (!goals.length) return { exposures, goals: [] };
-      const pagePaths = goals.some((g) => g.kind === "page_view")
-        ? (this.sql(DISTINCT_PAGE_PATHS_SQL).pluck(true).all(experience) as string[])
-        : [];
+      const pagePaths = goals.some((g) => g.kind === "page_view") ? [...this.pagePaths(accountId)] : [];
       const { sql, params } = goalSumsQuery(goals, pagePaths, experience);
       // Not cached: the text depends on the goals (preparing costs far less than the query).
       return { exposures, goals: this.db.prepare(sql).all(params) as GoalSums[] };
     })();
+  }
+
+  /**
+   * The account's distinct PAGE paths, as of this transaction. Listing them reads every event of
+   * the account — as long as a bare count — so a node remembers them with the last seq read and
+   * next time reads only the events stored since. Events are only ever added, and SQLite commits
+   * one writer at a time, so a seq below the remembered one can never appear later.
+   */
+  private pagePaths(accountId: string): Set<string> {
+    const upTo = (this.sql("SELECT max(seq) FROM events WHERE account_id = ?").pluck(true).get(accountId) as number | null) ?? 0;
+    const known = this.pagePathCache.get(accountId);
+    const paths = new Set(known?.paths);
+    for (const p of this.sql(NEW_PAGE_PATHS_SQL).pluck(true).all({ account: accountId, after: known?.seq ?? 0, upTo }) as string[]) paths.add(p);
+    this.pagePathCache.delete(accountId);
+    if (paths.size <= PAGE_PATH_CACHE_PATHS) {
+      if (this.pagePathCache.size >= PAGE_PATH_CACHE_ACCOUNTS) this.pagePathCache.delete(this.pagePathCache.keys().next().value!);
+      this.pagePathCache.set(accountId, { seq: upTo, paths });
+    }
+    return paths;
   }
 
   // ---- devices and alerts ----
