@@ -7,8 +7,9 @@
 // - bare aggregation: one GROUP BY count over the same rows, on the same file
 //   (SELECT event_type, count(*) FROM events WHERE account_id = ? GROUP BY event_type).
 //
-// Prints the medians and their ratio, and the part of the full time spent in the store's
-// aggregation queries. Env: BENCH_EVENTS (1000000), BENCH_ROUNDS (7), BENCH_EXTRA_PAGE_VIEWS (8,
+// Prints the medians and their ratio, the part of the full time spent in the store's aggregation
+// queries, and the first call's time (it also lists the account's page paths, which a node then
+// remembers). Env: BENCH_EVENTS (1000000), BENCH_ROUNDS (7), BENCH_EXTRA_PAGE_VIEWS (8,
 // page views per visitor besides the exposure's: they set how many visitors make the events).
 
 import { build } from "esbuild";
@@ -152,6 +153,7 @@ try {
   const f = median(times.full);
   const a = median(times.aggregate);
   const b = median(times.bare);
+  console.log(`  full results, first call (the node lists the account's page paths: one more pass over the events): ${ms(first.took)}`);
   console.log(`  full results (GET /api/results), median of ${ROUNDS}: ${ms(f)}  (of which the store's aggregation: ${ms(a)})`);
   console.log(`  bare GROUP BY count over the same rows, median of ${ROUNDS}: ${ms(b)}`);
   console.log(`  ratio full / bare: ${(f / b).toFixed(1)}×   aggregation / bare: ${(a / b).toFixed(1)}×`);
