@@ -2,7 +2,7 @@
 // very attribute derivation and evaluator of the config call, validates the condition first,
 // explains each clause, and stores nothing.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MEMBER_PASSWORD, addOperator, call, makeApp, signIn } from "./helpers.js";
+import { FIXED_NOW, MEMBER_PASSWORD, addOperator, call, makeApp, signIn } from "./helpers.js";
 import type { Auth, TestApp } from "./helpers.js";
 
 let t: TestApp;
@@ -40,6 +40,24 @@ describe("POST /api/audiences/evaluate", () => {
       { path: "utm_campaign", depth: 0, attribute: "utm_campaign", operator: null, expected: { $in: ["spring", "summer"] }, actual: "spring", matches: true },
     ]);
     expect(answer.attributes).toMatchObject({ cf_device_type: "mobile", utm_campaign: "spring" });
+  });
+
+  it("sees the decision time as a config call does (now)", async () => {
+    const answer = await evaluate({ now: { $gte: FIXED_NOW - 1000 } }, visitor({}));
+    expect(answer.attributes.now).toBe(FIXED_NOW);
+    expect(answer.matches).toBe(true);
+    expect((await evaluate({ now: { $gt: FIXED_NOW } }, visitor({}))).matches).toBe(false);
+  });
+
+  it("refuses a pattern that could backtrack exponentially, before running it", async () => {
+    const started = Date.now();
+    const res = await call(t.app, owner, "POST", "/api/audiences/evaluate", {
+      condition: { url: { $regex: "^(a+)+$" } },
+      visitor: visitor({}, {}, `https://littlesprouts.localhost/${"a".repeat(40)}!`),
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.message).toMatch(/exponential time/);
+    expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it("says which clause failed, with the visitor's value (or none)", async () => {

@@ -501,6 +501,8 @@ const validation: ValidationRow[] = [
   ["$or with an array element", { $or: [[]] }, "$or[0]", /must be an object/],
   ["$not not given an object", { $not: [1] }, "$not", /must be an object/],
   ["invalid regex inside $or", { $or: [{ a: 1 }, { browser: { $regex: "(" } }] }, "$or[1].browser.$regex", /invalid regular expression/],
+  ["catastrophic regex (nested repetition)", { url: { $regex: "^(a+)+$" } }, "url.$regex", /exponential time/],
+  ["catastrophic regex inside $and", { $and: [{ path: { $regex: "(x+x+)+y" } }] }, "$and[0].path.$regex", /exponential time/],
   ["$regex not a string", { b: { $regex: 5 } }, "b.$regex", /takes a string/],
   ["$options with an unknown flag", { b: { $regex: "a", $options: "gx" } }, "b.$options", /flags/],
   ["$options with a repeated flag", { b: { $regex: "a", $options: "ii" } }, "b.$options", /flags/],

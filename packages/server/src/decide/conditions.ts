@@ -56,6 +56,8 @@
 //   than its release, identifiers compare as in semver; a missing or unparsable version makes
 //   $veq/$vgt/… false and $vne true.
 
+import safeRegex from "safe-regex2";
+
 export type Condition = Record<string, unknown>;
 
 export type ValidationResult = { ok: true } | { ok: false; error: string; path: string };
@@ -399,6 +401,12 @@ function checkOperator(op: string, arg: unknown, all: Condition, path: string, d
         new RegExp(arg, validFlags(all.$options) ? all.$options : "");
       } catch (e) {
         return fail(`invalid regular expression: ${e instanceof Error ? e.message : String(e)}`);
+      }
+      // Conditions run on every config call against what visitors send: a pattern that can
+      // backtrack exponentially ((a+)+, star height above 1) would let one visitor stall the
+      // service. safe-regex2 is a heuristic (fastify's router uses it); it refuses those shapes.
+      if (!safeRegex(arg)) {
+        return fail("the regular expression nests repetition (like (a+)+) and could take exponential time; simplify it");
       }
       return null;
     case "$options":

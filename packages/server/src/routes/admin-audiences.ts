@@ -170,7 +170,8 @@ export function audienceRoutes(app: FastifyInstance, opts: AdminOptions): void {
     async (req): Promise<AudienceEvaluateResponse> => {
       checkCondition(req.body.condition);
       const { user, url } = req.body.visitor;
-      const attributes = attributesOf(user as Record<string, unknown>, url === undefined ? {} : { url });
+      // The same attributes as a config call at this moment (`now` included).
+      const attributes = attributesOf(user as Record<string, unknown>, { now: opts.clock(), ...(url === undefined ? {} : { url }) });
       const condition = req.body.condition as Condition;
       return {
         matches: evalCondition(attributes, condition),
