@@ -796,14 +796,14 @@ export class SqliteStore implements Store {
 
   exposureVisitors(accountId: string, experienceId: string): { distinct: number; byVariation: VariationVisitors[] } {
     const distinct = count(
-      this.sql("SELECT count(DISTINCT user_customer_id) AS n FROM exposures WHERE account_id = ? AND experience_id = ?").get(
+      this.sql("SELECT count(DISTINCT user_id) AS n FROM exposures WHERE account_id = ? AND experience_id = ?").get(
         accountId,
         experienceId,
       ),
     );
     const byVariation = this.sql(
-      `SELECT variation_id, count(DISTINCT user_customer_id) AS visitors FROM exposures
-       WHERE account_id = ? AND experience_id = ? GROUP BY variation_id ORDER BY variation_id`,
+      `SELECT variation_id, count(DISTINCT user_id) AS visitors FROM exposures
+       WHERE account_id = ? AND experience_id = ? AND user_id IS NOT NULL GROUP BY variation_id ORDER BY variation_id`,
     ).all(accountId, experienceId) as VariationVisitors[];
     return { distinct, byVariation };
   }

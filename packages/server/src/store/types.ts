@@ -237,7 +237,7 @@ export interface Store {
   insertExposures(accountId: string, exposures: readonly Exposure[], now: string): InsertResult;
   countExposures(accountId: string): number;
   listExposures(accountId: string, limit: number): StoredExposure[];
-  /** Distinct visitors exposed to one experience, in all and per variation. */
+  /** Distinct visitors (user_id) exposed to one experience, in all and per variation. */
   exposureVisitors(accountId: string, experienceId: string): { distinct: number; byVariation: VariationVisitors[] };
   /** The experience's results as sufficient statistics, read in one consistent snapshot. */
   resultsAggregate(accountId: string, experienceId: string, goals: readonly GoalDefinition[]): ResultsAggregate;
