@@ -514,6 +514,16 @@ describe("daily series", () => {
     const daily = (await results()).rules[0]!.daily;
     expect(daily.map((d) => d.date)).toEqual(["2001-01-01", "2026-11-01"]);
   });
+
+  it("a clock beyond year 9999 or before 1970 counts its visitor and conversion, on no day", async () => {
+    t.store.saveExperience(experience());
+    visit("future", "v_a", 1e18, [["TRACK", "add_to_cart", 1e18 + 1]]);
+    visit("past", "v_b", -5 * DAY_MS, [["TRACK", "add_to_cart", -DAY_MS]]);
+    visit("now", "v_b", START);
+    const rule = (await results()).rules[0]!;
+    expect(metric(rule, "g_cart").variations.map((v) => [v.visitors, v.conversions])).toEqual([[1, 1], [2, 1]]);
+    expect(rule.daily.map((d) => d.date)).toEqual(["2026-11-01"]);
+  });
 });
 
 describe("uninformative data", () => {

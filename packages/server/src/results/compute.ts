@@ -228,6 +228,7 @@ export function computeResults(input: ResultsInput): ExperienceResults {
     const p = getOrSet(probability, x.variation_id, () => ({ sum: 0, count: 0 }));
     p.sum += x.probability_sum;
     p.count += x.probability_count;
+    if (x.date === null) continue; // a clock before 1970 or after 9999: counted, on no day
     const day = getOrSet(visitorsByDay, x.date, () => new Map<string, number>());
     day.set(x.variation_id, (day.get(x.variation_id) ?? 0) + x.visitors);
   }

@@ -227,7 +227,7 @@ function goalSumsQuery(goals: readonly GoalDefinition[], pagePaths: readonly str
       FROM per_visitor
     )
     SELECT goal_id, variation_id,
-           CASE WHEN first_ts IS NULL THEN NULL ELSE date(first_ts / 1000, 'unixepoch') END AS date,
+           CASE WHEN first_ts BETWEEN 0 AND ${MAX_DATE_MS} THEN date(first_ts / 1000, 'unixepoch') END AS date,
            count(*) AS visitors, sum(post) AS post, sum(pre) AS pre, sum(post * pre) AS post_pre,
            sum(v) AS value, sum(v * v) AS value_squares, sum(pv) AS pre_value, sum(pv * pv) AS pre_value_squares,
            sum(v * pv) AS value_pre_value, sum(orders) AS orders, sum(orders * orders) AS orders_squares,
@@ -247,10 +247,13 @@ const NEW_PAGE_PATHS_SQL = `
 const PAGE_PATH_CACHE_ACCOUNTS = 64;
 const PAGE_PATH_CACHE_PATHS = 50_000;
 
+/** The last millisecond of year 9999: a browser clock beyond it (or before 1970) has no day. */
+const MAX_DATE_MS = 253_402_300_799_999;
+
 /** Days as whole UTC days since the epoch (the text date is made once per group, in JS). */
 const EXPOSURE_DAYS_SQL = `
   WITH ${FIRST_EXPOSURES}
-  SELECT variation_id, t / 86400000 AS day, count(*) AS visitors,
+  SELECT variation_id, CASE WHEN t BETWEEN 0 AND ${MAX_DATE_MS} THEN t / 86400000 END AS day, count(*) AS visitors,
          coalesce(sum(probability), 0) AS probability_sum, count(probability) AS probability_count
   FROM first
   GROUP BY variation_id, day
@@ -812,8 +815,8 @@ export class SqliteStore implements Store {
     const experience = { account: accountId, experience: experienceId };
     // One snapshot: the exposures, the page paths and the goal sums see the same rows.
     return this.db.transaction((): ResultsAggregate => {
-      const exposures = (this.sql(EXPOSURE_DAYS_SQL).all(experience) as (Omit<ExposureDay, "date"> & { day: number })[]).map(
-        ({ day, ...x }): ExposureDay => ({ ...x, date: new Date(day * 86_400_000).toISOString().slice(0, 10) }),
+      const exposures = (this.sql(EXPOSURE_DAYS_SQL).all(experience) as (Omit<ExposureDay, "date"> & { day: number | null })[]).map(
+        ({ day, ...x }): ExposureDay => ({ ...x, date: day === null ? null : new Date(day * 86_400_000).toISOString().slice(0, 10) }),
       );
       if (!goals.length) return { exposures, goals: [] };
       const pagePaths = goals.some((g) => g.kind === "page_view") ? [...this.pagePaths(accountId)] : [];

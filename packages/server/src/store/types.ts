@@ -133,8 +133,8 @@ export type ResultsAggregate = {
 
 export type ExposureDay = {
   variation_id: string;
-  /** YYYY-MM-DD (UTC) of the visitors' first exposure. */
-  date: string;
+  /** YYYY-MM-DD (UTC) of the visitors' first exposure; null when their clock said a time before 1970 or after 9999. */
+  date: string | null;
   visitors: number;
   /** Σ and count of the stored assignment probabilities of these first exposures (some may be unknown). */
   probability_sum: number;
@@ -150,7 +150,7 @@ export type ExposureDay = {
 export type GoalSums = {
   goal_id: string;
   variation_id: string;
-  /** YYYY-MM-DD (UTC) of the visitors' first matching event after exposure; null for those with none. */
+  /** YYYY-MM-DD (UTC) of the visitors' first matching event after exposure; null for those with none (or a time before 1970 or after 9999). */
   date: string | null;
   visitors: number;
   post: number;
