@@ -261,6 +261,36 @@ describe("conversions and CUPED", () => {
     expect(conversions("g_any_form")).toBe(2);
   });
 
+  it("page goals over many distinct paths: each goal counts the paths that match it", async () => {
+    const goals: GoalDefinition[] = [
+      { id: "g_all", name: "Any product", kind: "page_view", page: { page_path: "/p/", page_match: "contains" } },
+      { id: "g_ones", name: "Products 1…", kind: "page_view", page: { page_path: "^/p/1", page_match: "regex" } },
+    ];
+    t.store.saveExperience(experience("exp_r", undefined, goals));
+    const n = 1500;
+    const userIds = Array.from({ length: n }, (_, i) => `many-${i}`);
+    t.store.insertExposures(
+      t.account.id,
+      userIds.map((u) => ({ config_id: "cfg_r", user_customer_id: u, user_id: userIdFor(t.account.id, u), requested_time: START, variation_id: "v_a", experience_id: "exp_r", session_id: "s1", probability: 0.5 })),
+      NOW_ISO,
+    );
+    t.store.commitClientWrites(
+      userIds.map((u, i) => ({
+        kind: "events" as const,
+        accountId: t.account.id,
+        userId: userIdFor(t.account.id, u),
+        user: user(u),
+        touch: false,
+        now: NOW_ISO,
+        events: [{ event_type: "PAGE", event_customer_id: `littlesprouts.localhost|/p/${i}`, domain: "littlesprouts.localhost", insert_id: `many-${i}`, event_timestamp: START + 1, properties: { page_path: `/p/${i}` } }],
+      })),
+    );
+    const rule = (await results()).rules[0]!;
+    const ones = Array.from({ length: n }, (_, i) => String(i)).filter((i) => i.startsWith("1")).length;
+    expect(metric(rule, "g_all").variations[0]!.conversions).toBe(n);
+    expect(metric(rule, "g_ones").variations[0]!.conversions).toBe(ones);
+  }, HEAVY_MS);
+
   it("a goal page first visited after an earlier results call counts, also when another node stored it", async () => {
     t.store.saveExperience(experience());
     visit("a", "v_a", START, [["PAGE", "/cart", START + 1]]);

@@ -138,8 +138,13 @@ type SqlParams = Record<string, string | number | null>;
  * the contract's page matcher (normalisation, query parts, regular expressions: what the
  * storefront script does) picks each page goal's paths among them.
  */
-function goalSumsQuery(goals: readonly GoalDefinition[], pagePaths: readonly string[], base: SqlParams): { sql: string; params: SqlParams } {
+function goalSumsQuery(
+  goals: readonly GoalDefinition[],
+  pagePaths: readonly string[],
+  base: SqlParams,
+): { sql: string; params: SqlParams; goalPaths: Map<string, Set<string>> } {
   const params: SqlParams = { ...base };
+  const goalPaths = new Map<string, Set<string>>();
   const rows: string[] = [];
   const allPaths = new Set<string>();
   const namesByType = new Map<string, Set<string> | "any">();
@@ -156,7 +161,8 @@ function goalSumsQuery(goals: readonly GoalDefinition[], pagePaths: readonly str
       const page = g.page ?? { page_path: "", page_match: "exact_match" as const };
       const paths = pagePaths.filter((p) => matchPagePath(page.page_match, page.page_path, p));
       for (const p of paths) allPaths.add(p);
-      params[`paths${i}`] = JSON.stringify(paths);
+      params[`paths${i}`] = paths.length;
+      goalPaths.set(g.id, new Set(paths));
       params[`domain${i}`] = page.domain || null;
     } else if (g.kind === "revenue") {
       revenue = true;
@@ -196,7 +202,7 @@ function goalSumsQuery(goals: readonly GoalDefinition[], pagePaths: readonly str
       SELECT s.user_id, s.ts, g.goal_id, g.cap, s.amount
       FROM scan s JOIN goals g ON g.event_type = s.event_type
       WHERE (g.name IS NULL OR g.name = s.name)
-        AND (g.paths IS NULL OR s.path IN (SELECT value FROM json_each(g.paths)))
+        AND (g.paths IS NULL OR storefit_goal_path(g.goal_id, s.path) = 1)
         AND (g.domain IS NULL OR storefit_domain_match(s.domain, g.domain) = 1)
     ),
     -- Each hit gets its visitor's first exposure by an index seek: the hits are few (goal events)
@@ -236,7 +242,7 @@ function goalSumsQuery(goals: readonly GoalDefinition[], pagePaths: readonly str
     FROM capped
     GROUP BY goal_id, variation_id, date
     ORDER BY goal_id, variation_id, date`;
-  return { sql, params };
+  return { sql, params, goalPaths };
 }
 
 /** The account's distinct PAGE paths among its events after `after` (seq), up to `upTo`. */
@@ -266,6 +272,8 @@ type StoredAssignment = [rule_id: string, behaviour_id: string, variation_id: st
 export class SqliteStore implements Store {
   private readonly db: Database.Database;
   private readonly statements = new Map<string, Database.Statement>();
+  /** During a results statement: goal id → the page paths that match the goal page. */
+  private goalPaths = new Map<string, Set<string>>();
   /** Per account, its distinct PAGE paths among the events up to `seq` (results: goal pages). */
   private readonly pagePathCache = new Map<string, { seq: number; paths: Set<string> }>();
 
@@ -277,6 +285,11 @@ export class SqliteStore implements Store {
     this.db.pragma("busy_timeout = 5000");
     // Made explicit: every commit is fsynced unless commitClientWrites says otherwise.
     this.db.pragma("synchronous = FULL");
+    // Whether a page path matches a goal page, for results: a set lookup per candidate event (a
+    // JSON list of paths per goal in SQL was parsed again for every row: quadratic in paths).
+    this.db.function("storefit_goal_path", { deterministic: false }, (goalId: unknown, path: unknown) =>
+      typeof goalId === "string" && typeof path === "string" && this.goalPaths.get(goalId)?.has(path) ? 1 : 0,
+    );
     // A goal page's domain (contract matchDomain: case, ports and `*.` wildcards), for results.
     this.db.function("storefit_domain_match", { deterministic: true }, (domain: unknown, pattern: unknown) =>
       typeof domain === "string" && typeof pattern === "string" && matchDomain(domain, pattern) ? 1 : 0,
@@ -821,9 +834,15 @@ export class SqliteStore implements Store {
       );
       if (!goals.length) return { exposures, goals: [] };
       const pagePaths = goals.some((g) => g.kind === "page_view") ? [...this.pagePaths(accountId)] : [];
-      const { sql, params } = goalSumsQuery(goals, pagePaths, experience);
-      // Not cached: the text depends on the goals (preparing costs far less than the query).
-      return { exposures, goals: this.db.prepare(sql).all(params) as GoalSums[] };
+      const { sql, params, goalPaths } = goalSumsQuery(goals, pagePaths, experience);
+      // Read by storefit_goal_path during this statement (better-sqlite3 runs it synchronously).
+      this.goalPaths = goalPaths;
+      try {
+        // Not cached: the text depends on the goals (preparing costs far less than the query).
+        return { exposures, goals: this.db.prepare(sql).all(params) as GoalSums[] };
+      } finally {
+        this.goalPaths = new Map();
+      }
     })();
   }
 
