@@ -45,6 +45,21 @@ describe("npm start", () => {
       const snippet = await fetch(`${api}/v1/accounts/ck_demo_littlesprouts/snippet.js`);
       expect(await snippet.text()).toMatch(/^window\.storefitSettings=\{"/);
 
+      // The new demo account comes with simulated history: the seeded A/B test has results.
+      expect(output).toMatch(/Simulated 14 days of demo history: [\d,]+ visitors/);
+      const signIn = await fetch(`${api}/api/session`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email: "owner@littlesprouts.test", password: "sprouts-demo-2026" }),
+      });
+      expect(signIn.status).toBe(200);
+      const cookie = signIn.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+      const results = await fetch(`${api}/api/results/exp_price_message`, { headers: { cookie } });
+      expect(results.status).toBe(200);
+      const body = (await results.json()) as { total_visitors: number; rules: { metrics: unknown[] }[] };
+      expect(body.total_visitors).toBeGreaterThan(1000);
+      expect(body.rules[0]!.metrics.length).toBeGreaterThan(0);
+
       const shop = await eventually(
         async () => {
           const r = await fetch(`http://127.0.0.1:${shopPort}/`, { headers: { host: `littlesprouts.localhost:${shopPort}` } }).catch(() => null);

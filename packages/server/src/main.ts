@@ -7,6 +7,7 @@ import { buildApp } from "./app.js";
 import { SqliteStore } from "./store/sqlite.js";
 import type { RateLimits } from "./http/rate-limit.js";
 import { DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD, seedDemo } from "./seed/demo.js";
+import { fillDemoHistory } from "./seed/demo-data.js";
 
 const port = Number(process.env.PORT ?? 4100);
 const host = process.env.HOST ?? "127.0.0.1";
@@ -27,6 +28,9 @@ mkdirSync(dataDir, { recursive: true });
 const store = new SqliteStore(join(dataDir, "storefit.sqlite"));
 store.migrate();
 const { created } = await seedDemo(store, { email: adminEmail, password: adminPassword });
+// A new demo account comes with 14 days of simulated history (seed/demo-data.ts), so the results
+// screen has something to show from the first minute; DEMO_HISTORY=0 leaves it empty.
+const history = created && process.env.DEMO_HISTORY !== "0" ? fillDemoHistory(store) : null;
 
 const app = await buildApp({ store, log: process.env.LOG !== "0", rateLimits, ...(publicUrl ? { publicUrl } : {}) });
 await app.listen({ port, host });
@@ -34,6 +38,9 @@ await app.listen({ port, host });
 const origin = publicUrl ?? `http://localhost:${port}`;
 console.log(`Storefit service on ${origin} (data in ${dataDir})`);
 if (created) console.log("Seeded the demo account Little Sprouts (client key ck_demo_littlesprouts).");
+if (history?.filled) {
+  console.log(`Simulated 14 days of demo history: ${history.visitors.toLocaleString("en-US")} visitors, ${history.events.toLocaleString("en-US")} events.`);
+}
 if (!process.env.STOREFIT_ADMIN_PASSWORD) {
   console.log(`Demo mode: dashboard ${origin}/ — sign in as ${adminEmail} / ${adminPassword}`);
 }
