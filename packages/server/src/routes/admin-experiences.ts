@@ -6,7 +6,8 @@
 // apart from edits. A publish takes effect on every node's next config call: it bumps the
 // account's revision in the database, which each config call reads (decide/snapshots.ts).
 
-import type { FastifyInstance } from "fastify";
+import { createHash } from "node:crypto";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type {
   ExperienceDetail,
   ExperienceInput,
@@ -58,6 +59,40 @@ export function experienceDetail(e: Experience): ExperienceDetail {
     created_at: e.created_at,
     updated_at: e.updated_at,
   };
+}
+
+/**
+ * The experience's strong ETag: its updated_at and a hash of the whole representation. updated_at
+ * alone has millisecond resolution, so two saves in the same millisecond would share it; with the
+ * hash they still differ unless they stored exactly the same experience (then nothing is lost).
+ */
+export function experienceEtag(detail: ExperienceDetail): string {
+  const hash = createHash("sha256").update(JSON.stringify(detail)).digest("base64url").slice(0, 22);
+  return `"${detail.updated_at}~${hash}"`;
+}
+
+/** Sends the experience with its ETag (GET, and the answers of every write). */
+function sendExperience(reply: FastifyReply, e: Experience, status = 200): FastifyReply {
+  const detail = experienceDetail(e);
+  return reply.code(status).header("etag", experienceEtag(detail)).send(detail);
+}
+
+/**
+ * Optimistic concurrency for PUT and PATCH (RFC 9110 §13.1.1): with If-Match, the write is made
+ * only if the stored experience still has one of the listed ETags (or any, for "*"); a weak
+ * ETag never matches. Without If-Match the write is made as before (server-to-server callers).
+ * Runs synchronously between the read and the write, so no other request comes in between.
+ */
+function checkIfMatch(req: FastifyRequest, current: Experience): void {
+  const header = req.headers["if-match"];
+  if (header === undefined) return;
+  const listed = header.split(",").map((t) => t.trim());
+  if (listed.includes("*") || listed.includes(experienceEtag(experienceDetail(current)))) return;
+  throw new HttpError(
+    412,
+    "precondition_failed",
+    "The experience was changed since you loaded it (If-Match does not match its ETag); load it again and reapply your edit",
+  );
 }
 
 const toInput = (e: Experience): ExperienceInput => ({
@@ -122,7 +157,7 @@ export function experienceRoutes(app: FastifyInstance, opts: AdminOptions): void
     },
     async (req, reply) => {
       const saved = save(req.caller!.account.id, newId("exp"), req.body, "draft");
-      return reply.code(201).send(experienceDetail(saved));
+      return sendExperience(reply, saved, 201);
     },
   );
 
@@ -132,7 +167,7 @@ export function experienceRoutes(app: FastifyInstance, opts: AdminOptions): void
       onRequest: viewer,
       schema: { ...doc("One experience, whole"), params: idParams, response: { 200: experienceDetailSchema, ...errorResponses(400, 401, 404) } },
     },
-    async (req) => experienceDetail(load(req.caller!.account.id, req.params.id)),
+    async (req, reply) => sendExperience(reply, load(req.caller!.account.id, req.params.id)),
   );
 
   app.put<{ Params: { id: string }; Body: ExperienceInput }>(
@@ -143,13 +178,14 @@ export function experienceRoutes(app: FastifyInstance, opts: AdminOptions): void
         ...doc("Replace an experience (status kept). Keep variation ids to keep visitors' sticky assignments"),
         params: idParams,
         body: experienceBody,
-        response: { 200: experienceDetailSchema, ...errorResponses(400, 401, 403, 404, 409, 413, 415) },
+        response: { 200: experienceDetailSchema, ...errorResponses(400, 401, 403, 404, 409, 412, 413, 415) },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const accountId = req.caller!.account.id;
       const current = load(accountId, req.params.id);
-      return experienceDetail(save(accountId, current.id, req.body, current.status));
+      checkIfMatch(req, current);
+      return sendExperience(reply, save(accountId, current.id, req.body, current.status));
     },
   );
 
@@ -161,13 +197,14 @@ export function experienceRoutes(app: FastifyInstance, opts: AdminOptions): void
         ...doc("Replace some fields of an experience (status kept)"),
         params: idParams,
         body: experiencePatchBody,
-        response: { 200: experienceDetailSchema, ...errorResponses(400, 401, 403, 404, 409, 413, 415) },
+        response: { 200: experienceDetailSchema, ...errorResponses(400, 401, 403, 404, 409, 412, 413, 415) },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const accountId = req.caller!.account.id;
       const current = load(accountId, req.params.id);
-      return experienceDetail(save(accountId, current.id, { ...toInput(current), ...req.body }, current.status));
+      checkIfMatch(req, current);
+      return sendExperience(reply, save(accountId, current.id, { ...toInput(current), ...req.body }, current.status));
     },
   );
 
@@ -205,7 +242,7 @@ export function experienceRoutes(app: FastifyInstance, opts: AdminOptions): void
         response: { 200: experienceDetailSchema, ...errorResponses(400, 401, 403, 404, 409, 415) },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const accountId = req.caller!.account.id;
       const current = load(accountId, req.params.id);
       const to = req.body.status;
@@ -214,9 +251,9 @@ export function experienceRoutes(app: FastifyInstance, opts: AdminOptions): void
         const reason = unpublishableReason(current);
         if (reason) throw new HttpError(409, "not_publishable", reason);
       }
-      if (to === current.status) return experienceDetail(current);
+      if (to === current.status) return sendExperience(reply, current);
       const { created_at: _c, updated_at: _u, ...rest } = current;
-      return experienceDetail(store.saveExperience({ ...rest, status: to }));
+      return sendExperience(reply, store.saveExperience({ ...rest, status: to }));
     },
   );
 

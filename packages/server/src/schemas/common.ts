@@ -54,6 +54,7 @@ export const errorResponses = (...statuses: number[]): ResponseDocs => {
     403: "The role, the CSRF token or the origin does not allow this",
     404: "Not found in this account",
     409: "Conflicts with the current state",
+    412: "If-Match does not match the current ETag: changed since it was read; nothing was stored",
     413: "The body is larger than 1 MiB",
     415: "Unsupported content type",
     429: "Rate limited; see Retry-After",
