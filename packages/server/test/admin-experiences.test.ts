@@ -1,6 +1,6 @@
 // Experiences through the admin API: CRUD, validation, status changes, publishing that takes
 // effect on every node's next config call, sticky assignments across edits, and results.
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ConfigsResponse, ExperienceDetail, ExperienceResults } from "@storefit/contract";
 import { buildApp } from "../src/app.js";
 import { SqliteStore } from "../src/store/sqlite.js";
@@ -170,6 +170,89 @@ describe("validation: 4xx JSON, nothing stored", () => {
       expect(res.statusCode).toBe(404);
       expect(res.json()).toMatchObject({ error: { code: "not_found" } });
     }
+  });
+});
+
+describe("optimistic concurrency: ETag and If-Match", () => {
+  const read = (id: string) => call(t.app, owner, "GET", `/api/experiences/${id}`);
+  const etagOf = (res: { headers: Record<string, unknown> }) => res.headers.etag as string;
+
+  it("sends a strong ETag with the experience on GET, POST, PUT, PATCH and status changes", async () => {
+    const created = await call(t.app, owner, "POST", "/api/experiences", experienceBody());
+    const tag = etagOf(created);
+    expect(tag).toMatch(/^"[^"]+"$/);
+    expect(tag).toContain(created.json().updated_at);
+    const id = created.json().id as string;
+    expect(etagOf(await read(id))).toBe(tag);
+    const put = await call(t.app, owner, "PUT", `/api/experiences/${id}`, { ...experienceBody(), name: "Renamed" });
+    expect(etagOf(put)).not.toBe(tag);
+    // The answer's ETag is the stored one: a write can follow it without reading again.
+    expect(etagOf(await read(id))).toBe(etagOf(put));
+    const patch = await call(t.app, owner, "PATCH", `/api/experiences/${id}`, { priority: 9 });
+    expect(etagOf(await read(id))).toBe(etagOf(patch));
+    const status = await setStatus(id, "running");
+    expect(etagOf(status)).not.toBe(etagOf(patch));
+    expect(etagOf(await read(id))).toBe(etagOf(status));
+  });
+
+  it("PUT and PATCH with a stale If-Match answer 412 precondition_failed and store nothing", async () => {
+    const created = await call(t.app, owner, "POST", "/api/experiences", experienceBody());
+    const id = created.json().id as string;
+    const loaded = etagOf(created);
+    // Another writer (the visual editor) saves meanwhile.
+    const other = await call(t.app, owner, "PATCH", `/api/experiences/${id}`, { name: "Saved by the visual editor" }, { "if-match": loaded });
+    expect(other.statusCode, other.body).toBe(200);
+    const stored = (await read(id)).json();
+
+    for (const [method, body] of [["PUT", { ...experienceBody(), name: "Old tab" }], ["PATCH", { name: "Old tab" }]] as const) {
+      const res = await call(t.app, owner, method, `/api/experiences/${id}`, body, { "if-match": loaded });
+      expect(res.statusCode, res.body).toBe(412);
+      expect(res.json()).toEqual({ error: { code: "precondition_failed", message: expect.stringContaining("changed") } });
+    }
+    // A weak ETag never matches (strong comparison).
+    const weak = await call(t.app, owner, "PATCH", `/api/experiences/${id}`, { name: "Weak" }, { "if-match": `W/${etagOf(other)}` });
+    expect(weak.statusCode).toBe(412);
+    expect((await read(id)).json()).toEqual(stored);
+  });
+
+  it("saves with a matching If-Match (one of a list, or *), and without If-Match as before", async () => {
+    const created = await call(t.app, owner, "POST", "/api/experiences", experienceBody());
+    const id = created.json().id as string;
+    const put = await call(t.app, owner, "PUT", `/api/experiences/${id}`, { ...experienceBody(), name: "One" }, { "if-match": `"nope", ${etagOf(created)}` });
+    expect(put.statusCode, put.body).toBe(200);
+    expect((await read(id)).json().name).toBe("One");
+    const star = await call(t.app, owner, "PATCH", `/api/experiences/${id}`, { name: "Two" }, { "if-match": "*" });
+    expect(star.statusCode, star.body).toBe(200);
+    const plain = await call(t.app, owner, "PUT", `/api/experiences/${id}`, { ...experienceBody(), name: "Three" });
+    expect(plain.statusCode, plain.body).toBe(200);
+    const plainPatch = await call(t.app, owner, "PATCH", `/api/experiences/${id}`, { name: "Four" });
+    expect(plainPatch.statusCode, plainPatch.body).toBe(200);
+    expect((await read(id)).json().name).toBe("Four");
+  });
+
+  it("two saves in the same millisecond still conflict", async () => {
+    const created = await call(t.app, owner, "POST", "/api/experiences", experienceBody());
+    const id = created.json().id as string;
+    vi.useFakeTimers({ toFake: ["Date"], now: new Date("2026-11-22T09:00:00.000Z") });
+    try {
+      const first = await call(t.app, owner, "PATCH", `/api/experiences/${id}`, { name: "First" }, { "if-match": etagOf(created) });
+      const second = await call(t.app, owner, "PATCH", `/api/experiences/${id}`, { name: "Second" }, { "if-match": etagOf(first) });
+      expect(second.statusCode, second.body).toBe(200);
+      expect(second.json().updated_at).toBe(first.json().updated_at);
+      expect(etagOf(second)).not.toBe(etagOf(first));
+      const late = await call(t.app, owner, "PATCH", `/api/experiences/${id}`, { name: "Late" }, { "if-match": etagOf(first) });
+      expect(late.statusCode, late.body).toBe(412);
+      expect((await read(id)).json().name).toBe("Second");
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("documents 412 for PUT and PATCH in the OpenAPI document", async () => {
+    const doc = (await t.app.inject({ method: "GET", url: "/api/openapi.json" })).json();
+    const op = doc.paths["/api/experiences/{id}"];
+    expect(op.put.responses["412"]).toBeDefined();
+    expect(op.patch.responses["412"]).toBeDefined();
   });
 });
 
