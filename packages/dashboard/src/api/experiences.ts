@@ -1,6 +1,10 @@
 // The experiences screens' queries and writes, one hook each (conventions habit 10). The list
 // itself is `useExperiences` (queries.ts); every write here invalidates ["experiences"], which
 // also covers each experience's detail query (["experiences", id]).
+//
+// The detail query holds the experience with its ETag (docs/api.md "Lost updates"): editors send
+// it back as If-Match, so a save over a version they did not load answers 412 instead of
+// silently overwriting what another tab or the visual editor saved meanwhile.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { QueryClient } from "@tanstack/react-query";
 import type {
@@ -11,7 +15,7 @@ import type {
   ExperienceStatus,
   SessionInfo,
 } from "@storefit/contract";
-import { apiFetch } from "./client";
+import { ApiRequestError, CLIENT_ERROR_CODES, apiFetch } from "./client";
 import { queryKeys } from "./queries";
 
 export const experienceKeys = {
@@ -23,14 +27,97 @@ export const experienceKeys = {
 const csrf = (queryClient: QueryClient) =>
   queryClient.getQueryData<SessionInfo | null>(queryKeys.session)?.csrf_token;
 
-const experiencePath = (id: string) => `/api/experiences/${encodeURIComponent(id)}`;
+export const experiencePath = (id: string) => `/api/experiences/${encodeURIComponent(id)}`;
 
+/** An experience as the service sent it, with the ETag of that version (null if none came). */
+export type VersionedExperience = { experience: ExperienceDetail; etag: string | null };
+
+/** The service's answer when If-Match names a version that is no longer stored. */
+export const PRECONDITION_FAILED = "precondition_failed";
+
+export const isVersionConflict = (error: unknown): boolean =>
+  error instanceof ApiRequestError && error.status === 412;
+
+/**
+ * GET, PUT or PATCH of one experience, keeping the ETag of the answer. apiFetch's contract (same
+ * origin, CSRF header, errors as ApiRequestError) with the one header apiFetch does not carry.
+ */
+export async function fetchVersionedExperience(
+  id: string,
+  options: {
+    method?: "GET" | "PUT" | "PATCH";
+    body?: unknown;
+    csrfToken?: string | undefined;
+    ifMatch?: string | null | undefined;
+    signal?: AbortSignal | undefined;
+  } = {},
+): Promise<VersionedExperience> {
+  const method = options.method ?? "GET";
+  const headers: Record<string, string> = { accept: "application/json" };
+  if (options.body !== undefined) headers["content-type"] = "application/json";
+  if (method !== "GET" && options.csrfToken) headers["x-csrf-token"] = options.csrfToken;
+  if (options.ifMatch) headers["if-match"] = options.ifMatch;
+  let response: Response;
+  try {
+    response = await fetch(experiencePath(id), {
+      method,
+      headers,
+      credentials: "same-origin",
+      body: options.body === undefined ? null : JSON.stringify(options.body),
+      signal: options.signal ?? null,
+    });
+  } catch (cause) {
+    if (cause instanceof DOMException && cause.name === "AbortError") throw cause;
+    throw new ApiRequestError(0, CLIENT_ERROR_CODES.network, "Could not reach the Storefit service.");
+  }
+  const body = (await response.json().catch(() => undefined)) as unknown;
+  if (!response.ok) {
+    const error = (body as { error?: { code?: unknown; message?: unknown; details?: unknown } })
+      ?.error;
+    if (error && typeof error.code === "string" && typeof error.message === "string")
+      throw new ApiRequestError(response.status, error.code, error.message, error.details);
+    throw new ApiRequestError(
+      response.status,
+      `http_${response.status}`,
+      `The service answered ${response.status} ${response.statusText}`.trim() + ".",
+    );
+  }
+  if (body === undefined)
+    throw new ApiRequestError(
+      response.status,
+      CLIENT_ERROR_CODES.badResponse,
+      "The service sent no JSON body.",
+    );
+  return { experience: body as ExperienceDetail, etag: response.headers.get("etag") };
+}
+
+/** The experience with its ETag, for the screens that edit it. */
+export function useVersionedExperience(id: string | undefined) {
+  return useQuery({
+    queryKey: experienceKeys.detail(id ?? ""),
+    queryFn: ({ signal }) => fetchVersionedExperience(id ?? "", { signal }),
+    enabled: id !== undefined,
+  });
+}
+
+/** The experience alone, for the screens that only show it. */
 export function useExperience(id: string | undefined) {
   return useQuery({
     queryKey: experienceKeys.detail(id ?? ""),
-    queryFn: ({ signal }) => apiFetch<ExperienceDetail>(experiencePath(id ?? ""), { signal }),
+    queryFn: ({ signal }) => fetchVersionedExperience(id ?? "", { signal }),
     enabled: id !== undefined,
+    select: (v: VersionedExperience) => v.experience,
   });
+}
+
+/**
+ * The fields an editor saves are the same in both versions: only the status (or nothing) moved,
+ * so a save based on `a` overwrites nothing of `b` (PUT keeps the status).
+ */
+export function sameEditedFields(a: ExperienceDetail, b: ExperienceDetail): boolean {
+  const fields = (e: ExperienceDetail) =>
+    JSON.stringify([e.name, e.kind, e.priority, e.pages, e.rules, e.goals]);
+  return fields(a) === fields(b);
 }
 
 /** The audiences a rule can target (GET /api/audiences; viewers may read it). */
@@ -50,16 +137,28 @@ export function useAccountForTargeting() {
   });
 }
 
+function useVersionedWrite<Vars>(
+  request: (vars: Vars, csrfToken: string | undefined) => Promise<VersionedExperience>,
+) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (vars: Vars) => request(vars, csrf(queryClient)),
+    onSuccess: (saved) => {
+      queryClient.setQueryData(experienceKeys.detail(saved.experience.id), saved);
+      void queryClient.invalidateQueries({ queryKey: queryKeys.experiences });
+    },
+  });
+}
+
+/** A write answered by the experience alone (create, status): its ETag is read again. */
 function useExperienceWrite<Vars>(
   request: (vars: Vars, csrfToken: string | undefined) => Promise<ExperienceDetail>,
 ) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (vars: Vars) => request(vars, csrf(queryClient)),
-    onSuccess: (saved) => {
-      queryClient.setQueryData(experienceKeys.detail(saved.id), saved);
-      void queryClient.invalidateQueries({ queryKey: queryKeys.experiences });
-    },
+    // The detail query is refetched, with the new version's ETag.
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.experiences }),
   });
 }
 
@@ -70,10 +169,17 @@ export function useCreateExperience() {
   );
 }
 
-/** PUT /api/experiences/{id}: replaces the experience, status kept. */
+/**
+ * PUT /api/experiences/{id}: replaces the experience, status kept. `ifMatch` is the ETag of the
+ * version the form was loaded from: if the experience changed since, the answer is 412 and
+ * nothing is stored (isVersionConflict).
+ */
 export function useUpdateExperience() {
-  return useExperienceWrite(({ id, input }: { id: string; input: ExperienceInput }, csrfToken) =>
-    apiFetch<ExperienceDetail>(experiencePath(id), { method: "PUT", body: input, csrfToken }),
+  return useVersionedWrite(
+    (
+      { id, input, ifMatch }: { id: string; input: ExperienceInput; ifMatch: string | null },
+      csrfToken,
+    ) => fetchVersionedExperience(id, { method: "PUT", body: input, csrfToken, ifMatch }),
   );
 }
 
@@ -92,9 +198,9 @@ export function useChangeExperienceStatus() {
 export function useDuplicateExperience(toInput: (e: ExperienceDetail) => ExperienceInput) {
   const queryClient = useQueryClient();
   return useExperienceWrite(async (id: string, csrfToken) => {
-    const detail = await queryClient.fetchQuery({
+    const { experience: detail } = await queryClient.fetchQuery({
       queryKey: experienceKeys.detail(id),
-      queryFn: ({ signal }) => apiFetch<ExperienceDetail>(experiencePath(id), { signal }),
+      queryFn: ({ signal }) => fetchVersionedExperience(id, { signal }),
     });
     return apiFetch<ExperienceDetail>("/api/experiences", {
       method: "POST",

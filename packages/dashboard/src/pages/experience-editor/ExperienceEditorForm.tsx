@@ -2,6 +2,8 @@
 // holds the values; one resolver (model.ts) validates the whole form, so every message is
 // shown at its input and in a summary before anything is sent.
 import { useEffect, useId, useState } from "react";
+import { isVersionConflict, sameEditedFields } from "../../api/experiences";
+import type { VersionedExperience } from "../../api/experiences";
 import { FormProvider, set, useForm } from "react-hook-form";
 import type { FieldErrors, Path, Resolver } from "react-hook-form";
 import type { Audience, ExperienceDetail, ExperienceInput } from "@storefit/contract";
@@ -93,20 +95,55 @@ function PreviewPanel({
   );
 }
 
-export type EditorSubmit = (input: ExperienceInput) => Promise<ExperienceDetail>;
+/**
+ * Saves the form: `ifMatch` is the ETag of the version the form holds. Answers the stored version
+ * (null for a new experience: the page then opens it).
+ */
+export type EditorSubmit = (
+  input: ExperienceInput,
+  ifMatch: string | null,
+) => Promise<VersionedExperience | null>;
+
+/** Someone else saved the experience since this form loaded it: the save was refused (412). */
+function ConflictNotice({ onReload, reloading }: { onReload: () => void; reloading: boolean }) {
+  return (
+    <div className="form__error" role="alert" data-testid="save-conflict">
+      <p>
+        <strong>Not saved: this experience was changed since you opened it</strong> — in another
+        tab, by someone else, or in the visual editor. Saving your version would overwrite those
+        changes, so nothing was saved. Your edits are still here; copy what you need, then load
+        the latest version and apply them again.
+      </p>
+      <button
+        type="button"
+        className="button button--secondary button--small"
+        onClick={onReload}
+        disabled={reloading}
+      >
+        Reload the latest version (discards your edits)
+      </button>
+    </div>
+  );
+}
 
 export function ExperienceEditorForm({
   initial,
   experience,
+  version,
   audiences,
   mainDomain,
   domains,
   canEdit,
   onSubmit,
+  onReload,
   saveError,
 }: {
   initial: ExperienceForm;
   experience: ExperienceDetail | null;
+  /** The experience and its ETag as last read (null for a new one). */
+  version: VersionedExperience | null;
+  /** Reads the experience again; answers the latest version. */
+  onReload: () => Promise<VersionedExperience | null>;
   audiences: readonly Audience[];
   mainDomain: string | undefined;
   domains: readonly string[];
@@ -132,6 +169,30 @@ export function ExperienceEditorForm({
     ),
   );
   const { isSubmitting, isDirty } = form.formState;
+  /** The version the form's values come from: its ETag is sent as If-Match. */
+  const [base, setBase] = useState(version);
+  const [reloading, setReloading] = useState(false);
+
+  // A newer version that differs only in status (a publish or pause on this page, a background
+  // refetch) becomes the base: a save over it overwrites nothing. Any other change keeps the old
+  // base, so the save is refused (412) instead of overwriting it.
+  useEffect(() => {
+    if (version && base && version.etag !== base.etag)
+      if (sameEditedFields(version.experience, base.experience)) setBase(version);
+  }, [version, base]);
+
+  const reload = async () => {
+    setReloading(true);
+    try {
+      const latest = await onReload();
+      if (latest) {
+        setBase(latest);
+        form.reset(experienceToForm(latest.experience));
+      }
+    } finally {
+      setReloading(false);
+    }
+  };
 
   // Closing or reloading the tab with unsaved edits asks first (the browser's own dialog).
   useEffect(() => {
@@ -146,11 +207,12 @@ export function ExperienceEditorForm({
       const result = experienceFromForm(values);
       if (!result.ok) return;
       setProblems([]);
-      const saved = await onSubmit(result.value).catch(() => null);
+      const saved = await onSubmit(result.value, base?.etag ?? null).catch(() => null);
       if (saved) {
         // The service assigned ids to new rules and variations: keep them, so the next save
         // keeps visitors' assignments and the preview links appear.
-        form.reset(experienceToForm(saved));
+        setBase(saved);
+        form.reset(experienceToForm(saved.experience));
         setSavedAt(new Date().toLocaleTimeString());
       }
     },
@@ -193,7 +255,9 @@ export function ExperienceEditorForm({
               </ul>
             </div>
           ) : null}
-          {saveError ? (
+          {saveError && isVersionConflict(saveError) ? (
+            <ConflictNotice onReload={() => void reload()} reloading={reloading} />
+          ) : saveError ? (
             <p className="form__error" role="alert" data-testid="save-error">
               The service did not save it: {saveError.message}
             </p>

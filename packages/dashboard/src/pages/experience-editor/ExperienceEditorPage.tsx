@@ -7,8 +7,8 @@ import {
   useAudienceOptions,
   useChangeExperienceStatus,
   useCreateExperience,
-  useExperience,
   useUpdateExperience,
+  useVersionedExperience,
 } from "../../api/experiences";
 import { PageHeader } from "../../components/PageHeader";
 import { ErrorState, LoadingState } from "../../components/StatusMessage";
@@ -59,14 +59,14 @@ export function ExperienceEditorPage() {
   const { experienceId } = useParams();
   const navigate = useNavigate();
   const canEdit = useCanEdit();
-  const experience = useExperience(experienceId);
+  const experience = useVersionedExperience(experienceId);
   const audiences = useAudienceOptions();
   const account = useAccountForTargeting();
   const create = useCreateExperience();
   const update = useUpdateExperience();
 
   const isNew = experienceId === undefined;
-  const title = isNew ? "New experience" : (experience.data?.name ?? "Experience");
+  const title = isNew ? "New experience" : (experience.data?.experience.name ?? "Experience");
 
   if (!isNew && experience.data === undefined) {
     return (
@@ -88,7 +88,8 @@ export function ExperienceEditorPage() {
   if (audiences.data === undefined && audiences.isPending)
     return <LoadingState label="Loading audiences…" />;
 
-  const detail = experience.data ?? null;
+  const versioned = experience.data ?? null;
+  const detail = versioned?.experience ?? null;
   const settings = account.data?.settings;
   const domains = settings ? [settings.domain, ...settings.subdomains].filter(Boolean) : [];
 
@@ -115,16 +116,22 @@ export function ExperienceEditorPage() {
         key={detail?.id ?? "new"}
         initial={detail ? experienceToForm(detail) : emptyExperience()}
         experience={detail}
+        version={versioned}
         audiences={audiences.data?.audiences ?? []}
         mainDomain={settings?.domain || undefined}
         domains={domains}
         canEdit={canEdit}
         saveError={(isNew ? create.error : update.error) ?? null}
-        onSubmit={async (input) => {
-          if (detail) return update.mutateAsync({ id: detail.id, input });
+        onSubmit={async (input, ifMatch) => {
+          if (detail) return update.mutateAsync({ id: detail.id, input, ifMatch });
           const saved = await create.mutateAsync(input);
           void navigate(paths.experience(saved.id), { replace: true });
-          return saved;
+          return null;
+        }}
+        onReload={async () => {
+          update.reset();
+          const latest = await experience.refetch();
+          return latest.data ?? null;
         }}
       />
     </>

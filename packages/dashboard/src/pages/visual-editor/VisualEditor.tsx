@@ -14,7 +14,12 @@ import type {
 } from "@storefit/contract";
 import { editorFrameUrl, originOf } from "@storefit/contract";
 import { isApiRequestError } from "../../api/client";
-import { useSaveVariationConfigs } from "../../api/visual-editor";
+import {
+  useReloadExperience,
+  useSaveVariationConfigs,
+  variationConfigs,
+} from "../../api/visual-editor";
+import { isVersionConflict } from "../../api/experiences";
 import { paths } from "../../paths";
 import { ElementPanel } from "./ElementPanel";
 import type { Edit } from "./ElementPanel";
@@ -119,7 +124,34 @@ function suggestedPages(experience: ExperienceDetail): string[] {
 }
 
 /** The service's words, its code, and the details of a validation error. */
-function SaveError({ error }: { error: Error }) {
+function SaveError({
+  error,
+  onReload,
+  reloading,
+}: {
+  error: Error;
+  onReload: () => void;
+  reloading: boolean;
+}) {
+  if (isVersionConflict(error))
+    return (
+      <div className="form__error ve-save-error" role="alert" data-testid="save-conflict">
+        <p>
+          <strong>Not saved: this variation was changed since you opened it</strong> — in another
+          tab or by someone else. Saving would overwrite those changes, so nothing was saved. Your
+          edits are still here; note what you need, then load the latest version and apply them
+          again.
+        </p>
+        <button
+          type="button"
+          className="button button--secondary button--small"
+          onClick={onReload}
+          disabled={reloading}
+        >
+          Reload the latest version (discards your edits to this variation)
+        </button>
+      </div>
+    );
   const details = isApiRequestError(error) ? error.details : undefined;
   return (
     <div className="form__error ve-save-error" role="alert">
@@ -360,12 +392,33 @@ export function VisualEditor({
   }, [anyDirty]);
 
   const save = useSaveVariationConfigs();
+  /** Each variation's configs as stored when last loaded or saved: a save checks them first. */
+  const stored = useRef(initialState(experience).saved);
+  const storedConfigs = (id: string) => stored.current[id] ?? [];
   const onSave = () => {
     const saving = configs;
+    const savingId = variationId;
     save.mutate(
-      { experienceId: experience.id, variationId, configs: saving },
-      { onSuccess: () => dispatch({ type: "saved", variationId, configs: saving }) },
+      { experienceId: experience.id, variationId: savingId, configs: saving, loaded: storedConfigs(savingId) },
+      {
+        onSuccess: (saved) => {
+          stored.current[savingId] = variationConfigs(saved.experience, savingId) ?? saving;
+          dispatch({ type: "saved", variationId: savingId, configs: saving });
+        },
+      },
     );
+  };
+  const reload = useReloadExperience();
+  const onReload = () => {
+    const reloadId = variationId;
+    reload.mutate(experience.id, {
+      onSuccess: (latest) => {
+        const configs = variationConfigs(latest.experience, reloadId) ?? [];
+        stored.current[reloadId] = configs;
+        dispatch({ type: "reload", variationId: reloadId, configs });
+        save.reset();
+      },
+    });
   };
 
   const switchVariation = (id: string) => {
@@ -488,7 +541,7 @@ export function VisualEditor({
         </button>
       </header>
       {save.isError && save.variables.variationId === variationId ? (
-        <SaveError error={save.error} />
+        <SaveError error={save.error} onReload={onReload} reloading={reload.isPending} />
       ) : null}
 
       <div className="ve-body">

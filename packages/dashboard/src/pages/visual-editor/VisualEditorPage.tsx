@@ -45,7 +45,7 @@ export function VisualEditorPage() {
   }
   return (
     <VisualEditor
-      experience={experience.data}
+      experience={experience.data.experience}
       account={account.data}
       requestedVariationId={searchParams.get("variation")}
       initialPage={searchParams.get("page")}

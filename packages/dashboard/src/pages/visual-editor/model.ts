@@ -350,7 +350,9 @@ export type EditorAction =
     }
   | { type: "undo"; variationId: string }
   | { type: "redo"; variationId: string }
-  | { type: "saved"; variationId: string; configs: ConfigDefinition[] };
+  | { type: "saved"; variationId: string; configs: ConfigDefinition[] }
+  /** The stored configs of one variation replace its edits and history (after a conflict). */
+  | { type: "reload"; variationId: string; configs: ConfigDefinition[] };
 
 export const HISTORY_LIMIT = 100;
 
@@ -367,6 +369,11 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
     for (const [id, configs] of Object.entries(action.variations)) histories[id] = fresh(configs);
     return { histories, saved: { ...action.variations } };
   }
+  if (action.type === "reload")
+    return {
+      histories: { ...state.histories, [action.variationId]: fresh(action.configs) },
+      saved: { ...state.saved, [action.variationId]: action.configs },
+    };
   const h = state.histories[action.variationId];
   if (!h) return state;
   const put = (next: History): EditorState => ({
