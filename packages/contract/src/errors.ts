@@ -52,6 +52,7 @@ export const API_ERROR_CODES = {
   in_use: "Still in use; remove the references first",
   conflict: "Conflicts with an existing resource",
   last_owner: "The account must keep at least one owner",
+  precondition_failed: "Changed since it was read (If-Match does not match its ETag)",
   internal: "Internal error",
 } as const;
 
