@@ -183,6 +183,61 @@ describe("visual editor", () => {
     expect(await visit.locator("#product-price").evaluate((el) => getComputedStyle(el).color)).toBe(RED);
   });
 
+  it("an experience-editor tab opened before the visual editor saved gets a conflict, not an overwrite; and the other way round", async () => {
+    const visual = await operator();
+    const experience = await createExperience(visual, "Lost updates", [{ name: "Only", configs: [] }]);
+    const variation = variationsOf(experience)[0]!;
+
+    // An experience-editor tab is opened first, and left open.
+    const older = await visual.context().newPage();
+    await older.goto(`${stack.apiUrl}/experiences/${experience.id}`);
+    const name = older.getByLabel("Name", { exact: true });
+    await expect.poll(() => name.inputValue()).toBe("Lost updates");
+
+    // Meanwhile the visual editor saves the variation's configs.
+    const frame = await openEditor(visual, experience.id, variation.id);
+    await frame.locator("#product-price").click();
+    await expect.poll(() => selectedPath(visual)).toBe("#product-price");
+    await visual.getByLabel("Text", { exact: true }).fill("Visual editor price");
+    await visual.getByRole("button", { name: "Save variation" }).click();
+    await expect.poll(() => visual.getByTestId("save-status").innerText()).toBe("Saved");
+
+    // The older tab renames and saves: the service refuses (412); the tab says so, keeps the edit.
+    await name.fill("Renamed in the older tab");
+    await older.getByRole("button", { name: "Save changes" }).click();
+    const conflict = older.getByTestId("save-conflict");
+    await expect.poll(() => conflict.innerText()).toContain("changed since you opened it");
+    expect(await name.inputValue()).toBe("Renamed in the older tab");
+    let stored = await api(visual.request, "GET", `/api/experiences/${experience.id}`);
+    expect(stored.name).toBe("Lost updates");
+    expect((variationsOf(stored)[0]!.configs[0]!.variation as HtmlElementVariation).innerHTML).toBe("Visual editor price");
+
+    // Only the explicit action discards the edit: the latest version is loaded, and then saves.
+    await older.getByRole("button", { name: /Reload the latest version/ }).click();
+    await expect.poll(() => name.inputValue()).toBe("Lost updates");
+    await expect.poll(() => conflict.count()).toBe(0);
+    await name.fill("Renamed after reloading");
+    await older.getByRole("button", { name: "Save changes" }).click();
+    await expect.poll(async () => (await api(visual.request, "GET", `/api/experiences/${experience.id}`)).name).toBe("Renamed after reloading");
+    stored = await api(visual.request, "GET", `/api/experiences/${experience.id}`);
+    expect((variationsOf(stored)[0]!.configs[0]!.variation as HtmlElementVariation).innerHTML).toBe("Visual editor price");
+
+    // The other way round: the same variation's configs saved elsewhere stop the visual editor's
+    // save too; its edit stays until "Reload the latest version".
+    await api(visual.request, "PUT", `/api/experiences/${experience.id}`, withVariations(stored, stored.name, (v) => [{ ...v, configs: [priceConfig("elsewhere", "Saved elsewhere")] }]));
+    await visual.getByLabel("Text", { exact: true }).fill("Second visual edit");
+    await visual.getByRole("button", { name: "Save variation" }).click();
+    const veConflict = visual.getByTestId("save-conflict");
+    await expect.poll(() => veConflict.innerText()).toContain("changed since you opened it");
+    expect(await visual.getByTestId("save-status").innerText()).toBe("Unsaved changes");
+    stored = await api(visual.request, "GET", `/api/experiences/${experience.id}`);
+    expect(variationsOf(stored)[0]!.configs).toEqual([priceConfig("elsewhere", "Saved elsewhere")]);
+    await visual.getByRole("button", { name: /Reload the latest version/ }).click();
+    await expect.poll(() => veConflict.count()).toBe(0);
+    await expect.poll(() => visual.getByTestId("save-status").innerText()).toBe("No unsaved changes");
+    await expect.poll(() => text(frame, "#product-price")).toBe("Saved elsewhere");
+  });
+
   it("shows each variation in the frame, undoes and redoes, moves the selection by keyboard, and saves one variation only", async () => {
     const page = await operator();
     const experience = await createExperience(page, "Two prices", [
