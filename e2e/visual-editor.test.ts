@@ -188,8 +188,9 @@ describe("visual editor", () => {
     const experience = await createExperience(visual, "Lost updates", [{ name: "Only", configs: [] }]);
     const variation = variationsOf(experience)[0]!;
 
-    // An experience-editor tab is opened first, and left open.
-    const older = await visual.context().newPage();
+    // An experience-editor tab is opened first, and left open (its own window, as a second
+    // operator's would be: a background tab of the same window does not get the frame's clicks).
+    const older = await operator();
     await older.goto(`${stack.apiUrl}/experiences/${experience.id}`);
     const name = older.getByLabel("Name", { exact: true });
     await expect.poll(() => name.inputValue()).toBe("Lost updates");
