@@ -135,11 +135,20 @@ describe("bucketing", () => {
 });
 
 describe("sticky assignments", () => {
-  it("a new assignment carries traffic allocation × weight share as its probability", () => {
+  it("a new assignment carries traffic allocation × weight share as its probability, and the split it was drawn from", () => {
     const exp = experience("e", {}, [variation("a", 3), variation("b", 1)], 0.5);
     const v = VISITORS.find((x) => chosen(run([exp], x)) === "a")!;
     const d = run([exp], v);
-    expect(d.assignments).toEqual([{ experience_id: "e", rule_id: "rule_e", behaviour_id: "beh_e", variation_id: "a", probability: 0.375 }]);
+    expect(d.assignments).toEqual([
+      { experience_id: "e", rule_id: "rule_e", behaviour_id: "beh_e", variation_id: "a", probability: 0.375, split: '{"a":0.375,"b":0.125}' },
+    ]);
+  });
+
+  it("forced choices (desired experiences, preview) store no assignment and no split", () => {
+    const exp = experience("e", {}, [variation("a", 3), variation("b", 1)], 0.5);
+    expect(run([exp], VISITORS[0]!, {}, { desired_experiences: ["e:b"] }).assignments).toEqual([]);
+    expect(run([exp], VISITORS[0]!, {}, { desired_experiences: ["e"] }).assignments).toEqual([]);
+    expect(run([exp], VISITORS[0]!, {}, { preview_mode: true }).assignments).toEqual([]);
   });
 
   it("changing weights later does not move visitors already assigned", () => {

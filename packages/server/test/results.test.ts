@@ -7,6 +7,8 @@ import type { ConfigsResponse, ExperienceResults, GoalDefinition, MetricResult, 
 import { adjustPValues, frequentistTest, srmPValue } from "@storefit/stats";
 import { DAY_MS, simulateVisitors, writeSimulation } from "../src/seed/demo-data.js";
 import type { ArmModel, SimulatedVisitor } from "../src/seed/demo-data.js";
+import { pickVariation } from "../src/decide/decide.js";
+import { unitHash } from "../src/decide/hash.js";
 import { userIdFor } from "../src/routes/client.js";
 import { SqliteStore } from "../src/store/sqlite.js";
 import type { NewExperience } from "../src/store/types.js";
@@ -438,6 +440,61 @@ describe("sample-ratio check", () => {
     expect(srm.p_value).toBe(1);
   }, HEAVY_MS);
 
+  /** `a` and `b` visitors exposed to v_a and v_b, assigned under the split `p` of v_a (v_b: 1 − p). */
+  function cohort(tag: string, a: number, b: number, p: number) {
+    const split = JSON.stringify({ v_a: p, v_b: 1 - p });
+    const exposure = (ucid: string, variation_id: string, probability: number) => ({
+      config_id: "cfg_r",
+      user_customer_id: ucid,
+      user_id: userIdFor(t.account.id, ucid),
+      requested_time: START,
+      variation_id,
+      experience_id: "exp_r",
+      session_id: "s1",
+      probability,
+      split,
+    });
+    t.store.insertExposures(
+      t.account.id,
+      [
+        ...Array.from({ length: a }, (_, i) => exposure(`${tag}a${i}`, "v_a", p)),
+        ...Array.from({ length: b }, (_, i) => exposure(`${tag}b${i}`, "v_b", 1 - p)),
+      ],
+      NOW_ISO,
+    );
+  }
+
+  it("weights changed during the experiment: each split cohort is expected by its own split (no false alarm)", async () => {
+    t.store.saveExperience(experience("exp_r", [{ id: "v_a", weight: 9 }, { id: "v_b", weight: 1 }]));
+    cohort("early", 500, 500, 0.5); // 1,000 visitors at 50/50, exactly on target
+    cohort("late", 900, 100, 0.9); // then 1,000 at 90/10, exactly on target
+    const srm = (await results()).rules[0]!.srm;
+    // A mean of the stored probabilities (0.757 / 0.243) gave p = 2.7e-9 here.
+    expect(srm).toMatchObject({ mismatch: false, observed: [1400, 600], expected: [1400, 600] });
+    expect(srm.p_value).toBeCloseTo(1, 12);
+  }, HEAVY_MS);
+
+  it("weights changed during the experiment: a real mismatch in one cohort is still flagged", async () => {
+    t.store.saveExperience(experience("exp_r", [{ id: "v_a", weight: 9 }, { id: "v_b", weight: 1 }]));
+    cohort("early", 500, 500, 0.5);
+    cohort("late", 820, 180, 0.9); // 80 visitors too many in v_b at 90/10
+    const srm = (await results()).rules[0]!.srm;
+    // D = −80 for v_a; Var = 1000·0.25 + 1000·0.09 = 340; χ² = 6400/340 on 1 df (Pearson on 2,000 at 50/50 with the same χ²).
+    expect(srm).toMatchObject({ mismatch: true, observed: [1320, 680], expected: [1400, 600] });
+    const d = Math.sqrt((6400 / 340) * 2000) / 2;
+    expect(srm.p_value).toBeCloseTo(srmPValue([1000 + d, 1000 - d], [1, 1]), 12);
+    expect(srm.p_value).toBeLessThan(0.001);
+  }, HEAVY_MS);
+
+  it("rows without a stored split fall back to their mean stored probability, beside split cohorts", async () => {
+    t.store.saveExperience(experience());
+    split(250, 750, [0.25, 0.75]); // stored before splits were kept: 1:3 by their probabilities
+    cohort("new", 500, 500, 0.5);
+    const srm = (await results()).rules[0]!.srm;
+    expect(srm).toMatchObject({ mismatch: false, observed: [750, 1250], expected: [750, 1250] });
+    expect(srm.p_value).toBeCloseTo(1, 12);
+  }, HEAVY_MS);
+
   it("falls back to the weights when no probability was stored", async () => {
     t.store.saveExperience(experience("exp_r", [{ id: "v_a", weight: 1 }, { id: "v_b", weight: 3 }]));
     split(500, 500, [null, null]);
@@ -670,5 +727,89 @@ describe("the query and access", () => {
     expect(mine(metric(rule, "goal_revenue", "revenue_per_visitor"))).toMatchObject({ revenue: 500, value: 500 }); // capped at 500
     // The stored probability (0.5) is what the SRM check expects.
     expect(rule.srm.expected).toEqual([0.5, 0.5]);
+  });
+});
+
+describe("through the client API: split cohorts and forced exposures", () => {
+  const post = (path: string, body: unknown) =>
+    t.app.inject({ method: "POST", url: `${path}?cfenc=${DEMO_CLIENT_KEY}`, headers: { "content-type": FORM, origin: SHOP_ORIGIN }, payload: JSON.stringify(body) });
+  /** A config call on the experience's page; the variation answered for exp_r. */
+  async function configCall(visitor: string, extra: Record<string, unknown> = {}): Promise<string> {
+    const res = await post("/v1/users/configs/", { user: user(visitor), current_page_path: "/", current_domain: "littlesprouts.localhost", ...extra });
+    expect(res.statusCode, res.body).toBe(200);
+    const config = Object.values((res.json() as ConfigsResponse).configs).find((c) => c.experience_behaviour_response?.experience_id === "exp_r");
+    return config!.variation_id;
+  }
+  async function summary(visitor: string, variation_id: string, requested_time: number) {
+    const s = { config_id: "cfg_r", user_customer_id: visitor, requested_time, variation_id, experience_id: "exp_r", rule_id: "rule_r", session_id: "s1" };
+    expect((await post("/v1/config/request/summary/", { user: user(visitor), summaries: [s] })).statusCode).toBe(200);
+  }
+
+  it("each exposure carries the split its assignment was drawn from; the check expects each cohort by its own", async () => {
+    t.store.saveExperience(experience());
+    const seen: Record<string, [number, number]> = {};
+    const phase = async (tag: string, n: number) => {
+      const counts: [number, number] = [0, 0];
+      for (let i = 0; i < n; i++) {
+        const variation = await configCall(`${tag}-${i}`);
+        counts[variation === "v_a" ? 0 : 1]++;
+        await summary(`${tag}-${i}`, variation, START + i);
+      }
+      seen[tag] = counts;
+    };
+    await phase("early", 60);
+    t.store.saveExperience(experience("exp_r", [{ id: "v_a", weight: 9 }, { id: "v_b", weight: 1 }]));
+    await phase("late", 60);
+    const splits = new Set(t.store.listExposures(t.account.id, 1000).map((x) => x.split));
+    expect(splits).toEqual(new Set(['{"v_a":0.5,"v_b":0.5}', '{"v_a":0.9,"v_b":0.1}']));
+    const srm = (await results()).rules[0]!.srm;
+    const [ea, eb] = seen.early!;
+    const [la, lb] = seen.late!;
+    expect(srm.observed).toEqual([ea + la, eb + lb]);
+    expect(srm.expected[0]).toBeCloseTo((ea + eb) * 0.5 + (la + lb) * 0.9, 9);
+    expect(srm.expected[1]).toBeCloseTo((ea + eb) * 0.5 + (la + lb) * 0.1, 9);
+  }, HEAVY_MS);
+
+  it("a desired_experiences visit is stored as forced and left out; the visitor's later randomised exposure counts", async () => {
+    t.store.saveExperience(experience());
+    const exp = t.store.getExperience(t.account.id, "exp_r")!;
+    const rule = exp.rules[0]!;
+    // A visitor whom randomisation puts in v_b, forced into v_a first.
+    let visitor = "";
+    for (let i = 0; !visitor; i++) {
+      const picked = pickVariation(rule.behaviour.variations, unitHash("variation", exp.id, rule.id, `forced-${i}`));
+      if (picked?.variation.id === "v_b") visitor = `forced-${i}`;
+    }
+    expect(await configCall(visitor, { desired_experiences: ["exp_r:v_a"] })).toBe("v_a");
+    await summary(visitor, "v_a", START);
+    expect(t.store.listExposures(t.account.id, 10)[0]).toMatchObject({ variation_id: "v_a", forced: true, probability: null, split: null });
+    const before = await results();
+    expect(before.total_visitors).toBe(0);
+    expect(before.rules[0]!.srm.observed).toEqual([0, 0]);
+
+    const event = (ts: number) => ({
+      event_type: "TRACK",
+      name: "add_to_cart",
+      event_customer_id: "littlesprouts.localhost|add_to_cart",
+      domain: "littlesprouts.localhost",
+      insert_id: `forced-ev-${ts}`,
+      event_timestamp: ts,
+      session_id: "s1",
+      properties: { page_path: "/" },
+    });
+    expect((await post("/v1/cfe/", { user: user(visitor), events: [event(START + 1000)] })).statusCode).toBe(200);
+    expect(await configCall(visitor)).toBe("v_b"); // randomised now: stored, and sticky
+    await summary(visitor, "v_b", START + 2000);
+    expect((await post("/v1/cfe/", { user: user(visitor), events: [event(START + 3000)] })).statusCode).toBe(200);
+
+    const after = await results();
+    expect(after.total_visitors).toBe(1);
+    expect(after.variations.map((v) => [v.variation_id, v.visitors])).toEqual([["v_a", 0], ["v_b", 1]]);
+    const r = after.rules[0]!;
+    expect(r.srm.observed).toEqual([0, 1]);
+    const cart = metric(r, "g_cart");
+    // First exposure is the randomised one (START + 2000): the event at START + 1000 is pre-exposure.
+    expect(cart.cuped).toBe(true);
+    expect(cart.variations.map((v) => [v.visitors, v.conversions])).toEqual([[0, 0], [1, 1]]);
   });
 });

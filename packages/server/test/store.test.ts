@@ -52,6 +52,73 @@ describe("migrations", () => {
   });
 });
 
+describe("migration 5: split cohorts and forced exposures", () => {
+  it("keeps exposures stored before it as randomised without a split, and the results use its partial index", () => {
+    const file = tempFile();
+    const old = new Database(file);
+    old.exec("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)");
+    for (const m of MIGRATIONS.filter((m) => m.version <= 4)) {
+      old.exec(m.sql);
+      old.prepare("INSERT INTO schema_migrations VALUES (?, ?, '2026-01-01')").run(m.version, m.name);
+    }
+    old.prepare("INSERT INTO accounts (id, name, client_key, settings_json, created_at, updated_at) VALUES ('a', 'A', 'ck_a', ?, '2026-01-01', '2026-01-01')").run(JSON.stringify(settings));
+    old.prepare(
+      `INSERT INTO exposures (account_id, user_customer_id, user_id, session_id, config_id, experience_id, variation_id, probability, requested_time, received_at)
+       VALUES ('a', 'old', 'u_old', 's', 'c', 'e', 'v_a', 0.5, 1000, '2026-01-01')`,
+    ).run();
+    old.close();
+
+    const store = new SqliteStore(file);
+    store.migrate();
+    expect(store.listExposures("a", 10)).toMatchObject([{ user_id: "u_old", probability: 0.5, split: null, forced: false }]);
+    store.insertExposures(
+      "a",
+      [
+        { config_id: "c", user_customer_id: "new", user_id: "u_new", requested_time: 2000, variation_id: "v_b", experience_id: "e", session_id: "s", probability: 0.25, split: '{"v_a":0.75,"v_b":0.25}' },
+        { config_id: "c", user_customer_id: "qa", user_id: "u_qa", requested_time: 2000, variation_id: "v_b", experience_id: "e", session_id: "s", probability: null, forced: true },
+      ],
+      "2026-01-02",
+    );
+    const agg = store.resultsAggregate("a", "e", []);
+    expect(agg.exposures).toEqual([
+      { variation_id: "v_a", date: "1970-01-01", split: null, visitors: 1, probability_sum: 0.5, probability_count: 1 },
+      { variation_id: "v_b", date: "1970-01-01", split: '{"v_a":0.75,"v_b":0.25}', visitors: 1, probability_sum: 0.25, probability_count: 1 },
+    ]);
+    expect(store.exposureVisitors("a", "e")).toEqual({ distinct: 2, byVariation: [{ variation_id: "v_a", visitors: 1 }, { variation_id: "v_b", visitors: 1 }] });
+    store.close();
+    const db = new Database(file);
+    const plan = db
+      .prepare("EXPLAIN QUERY PLAN SELECT user_id FROM exposures WHERE account_id = 'a' AND experience_id = 'e' AND user_id IS NOT NULL AND forced = 0 ORDER BY user_id, requested_time")
+      .all() as { detail: string }[];
+    expect(plan.map((r) => r.detail).join("\n")).toContain("COVERING INDEX exposures_experience_user_random");
+    db.close();
+  });
+
+  it("an assignment keeps its split through the visitor's record", () => {
+    const store = new SqliteStore(tempFile());
+    store.migrate();
+    store.createAccount({ id: "a", name: "A", client_key: "ck_a", settings });
+    const user = { user_customer_id: "x", properties: {} } as never;
+    store.commitClientWrites([
+      {
+        kind: "decision",
+        accountId: "a",
+        userId: "u_x",
+        user,
+        assignments: [
+          { experience_id: "e1", rule_id: "r", behaviour_id: "b", variation_id: "v", probability: 0.5, split: '{"v":0.5,"w":0.5}' },
+          { experience_id: "e2", rule_id: "r", behaviour_id: "b", variation_id: "v", probability: 1 },
+        ],
+        now: "2026-01-01",
+      },
+    ]);
+    const got = store.getAssignments("a", "u_x");
+    expect(got.get("e1")).toEqual({ experience_id: "e1", rule_id: "r", behaviour_id: "b", variation_id: "v", probability: 0.5, split: '{"v":0.5,"w":0.5}' });
+    expect(got.get("e2")).toEqual({ experience_id: "e2", rule_id: "r", behaviour_id: "b", variation_id: "v", probability: 1 });
+    store.close();
+  });
+});
+
 describe("the account revision", () => {
   it("moves with every write to the account, its experiences and its audiences, and only its own", () => {
     const store = new SqliteStore(tempFile());

@@ -23,6 +23,7 @@ import type { Config, ConfigsRequest, Json } from "@storefit/contract";
 import type {
   Assignment,
   Audience,
+  BehaviourDefinition,
   ConfigDefinition,
   Experience,
   RuleDefinition,
@@ -122,6 +123,28 @@ export function pickVariation(
   }
   // Rounding can leave acc a hair under 1: the last positive variation takes the rest.
   return last ? { variation: last, share: Math.max(0, last.weight) / total } : null;
+}
+
+/** Each behaviour's split, made once per snapshot (behaviour objects live as long as their snapshot). */
+const splits = new WeakMap<BehaviourDefinition, string>();
+
+/**
+ * The split a new assignment is drawn from (Assignment.split): each variation's probability,
+ * traffic allocation × weight share, as JSON text `{"variation id": p}` in the behaviour's order.
+ * The sample-ratio check computes its expected counts per split (docs/results.md), so a weight
+ * or traffic change during the experiment is not taken for a mismatch.
+ */
+export function splitOf(behaviour: BehaviourDefinition): string {
+  let split = splits.get(behaviour);
+  if (split === undefined) {
+    const traffic = Math.min(1, Math.max(0, behaviour.traffic_allocation));
+    let total = 0;
+    for (const v of behaviour.variations) total += Math.max(0, v.weight);
+    const out: Record<string, number> = {};
+    for (const v of behaviour.variations) out[v.id] = total > 0 ? (traffic * Math.max(0, v.weight)) / total : 0;
+    splits.set(behaviour, (split = JSON.stringify(out)));
+  }
+  return split;
 }
 
 function splitPath(path: string): { pathname: string; search: string } {
@@ -276,6 +299,8 @@ export function decide(input: DecisionInput): Decision {
         behaviour_id: behaviour.id,
         variation_id: variation.id,
         probability: (forced ? 1 : traffic) * picked.share,
+        // Forced choices are never stored, and no split stands behind them.
+        ...(forced ? {} : { split: splitOf(behaviour) }),
       };
     }
     // Forced choices (desired experiences, preview) are answered but never stored: they are not
@@ -354,7 +379,8 @@ function sameAssignment(a: Assignment, b: Assignment | undefined): boolean {
     a.rule_id === b.rule_id &&
     a.behaviour_id === b.behaviour_id &&
     a.variation_id === b.variation_id &&
-    a.probability === b.probability
+    a.probability === b.probability &&
+    a.split === b.split
   );
 }
 

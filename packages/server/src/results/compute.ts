@@ -15,10 +15,12 @@ import type {
   RuleResults,
   VariationMetric,
 } from "@storefit/contract";
-import { DEFAULT_SEQUENTIAL_TUNING, adjustPValues, bayesianTest, frequentistTest, srmPValue } from "@storefit/stats";
+import { DEFAULT_SEQUENTIAL_TUNING, adjustPValues, bayesianTest, frequentistTest } from "@storefit/stats";
 import type { Statistic } from "@storefit/stats";
 import type { Experience, GoalSums, ResultsAggregate, VariationVisitors } from "../store/types.js";
 import { exposureVariations } from "./exposures.js";
+import { srmTest } from "./srm.js";
+import type { SrmCohort } from "./srm.js";
 
 export type ResultsOptions = { engine: ResultsEngine; correction: ResultsCorrection; alpha: number };
 
@@ -153,22 +155,49 @@ function correct(comparisons: Comparison[], options: ResultsOptions): void {
   });
 }
 
-function srmOf(rule: RuleDefinition, visitors: number[], probabilities: (number | null)[]): RuleResults["srm"] {
+/** A split cohort's first exposures per variation: visitors, and Σ/count of stored probabilities. */
+type CohortCounts = Map<string, { visitors: number; sum: number; count: number }>;
+
+/** A stored split's probabilities by variation id (unreadable text: none, which the check reports as impossible). */
+function parseSplit(split: string): Map<string, number> {
+  try {
+    const parsed = JSON.parse(split) as unknown;
+    if (parsed && typeof parsed === "object") {
+      return new Map(Object.entries(parsed as Record<string, unknown>).filter((e): e is [string, number] => typeof e[1] === "number"));
+    }
+  } catch {
+    // fall through
+  }
+  return new Map();
+}
+
+/**
+ * The rule's sample-ratio check over split cohorts (results/srm.ts): visitors whose assignment
+ * stored its split are expected by that split; visitors without one (exposures stored before
+ * splits were kept) form one cohort expected as before: the mean stored probability of each
+ * variation among them, or, without any, today's traffic allocation × weight share.
+ */
+function srmOf(rule: RuleDefinition, cohorts: ReadonlyMap<string | null, CohortCounts>): RuleResults["srm"] {
   const variations = rule.behaviour.variations;
   const weightSum = variations.reduce((s, v) => s + Math.max(0, v.weight), 0);
   const allocation = rule.behaviour.traffic_allocation;
-  // The stored probability of each variation (traffic allocation × weight share when assigned);
-  // a variation nobody has a stored probability for yet falls back to its current weight.
-  const weights = variations.map((v, i) => probabilities[i] ?? (weightSum > 0 ? (allocation * Math.max(0, v.weight)) / weightSum : 0));
-  const total = visitors.reduce((s, n) => s + n, 0);
-  const totalWeight = weights.reduce((s, w) => s + w, 0);
-  const p = srmPValue(visitors, weights);
-  return {
-    p_value: p,
-    mismatch: p < SRM_P_THRESHOLD,
-    observed: visitors,
-    expected: weights.map((w) => (totalWeight > 0 ? (total * w) / totalWeight : 0)),
-  };
+  const today = (v: (typeof variations)[number]) => (weightSum > 0 ? (allocation * Math.max(0, v.weight)) / weightSum : 0);
+  const tests: SrmCohort[] = [];
+  for (const [split, counts] of cohorts) {
+    const observed = variations.map((v) => counts.get(v.id)?.visitors ?? 0);
+    if (!observed.some((n) => n > 0)) continue;
+    const stored = split === null ? null : parseSplit(split);
+    const probabilities = variations.map((v) => {
+      if (stored) return stored.get(v.id) ?? 0;
+      const c = counts.get(v.id);
+      return c && c.count > 0 ? c.sum / c.count : today(v);
+    });
+    tests.push({ observed, probabilities });
+  }
+  if (!tests.length) tests.push({ observed: variations.map(() => 0), probabilities: variations.map(today) });
+  const { p_value, observed, expected } = srmTest(variations.length, tests);
+  // No visitors: the split today's weights aim at, scaled to nobody (zeros).
+  return { p_value, mismatch: p_value < SRM_P_THRESHOLD, observed, expected };
 }
 
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -219,15 +248,16 @@ export type ResultsInput = {
 export function computeResults(input: ResultsInput): ExperienceResults {
   const { experience, aggregate, options } = input;
 
-  // Per variation: visitors (by first exposure), their stored probabilities, and per day.
+  // Per variation: visitors (by first exposure), per split cohort, and per day.
   const visitors = new Map<string, number>();
-  const probability = new Map<string, { sum: number; count: number }>();
+  const cohorts = new Map<string | null, CohortCounts>();
   const visitorsByDay = new Map<string, Map<string, number>>();
   for (const x of aggregate.exposures) {
     visitors.set(x.variation_id, (visitors.get(x.variation_id) ?? 0) + x.visitors);
-    const p = getOrSet(probability, x.variation_id, () => ({ sum: 0, count: 0 }));
-    p.sum += x.probability_sum;
-    p.count += x.probability_count;
+    const c = getOrSet(getOrSet(cohorts, x.split, () => new Map()), x.variation_id, () => ({ visitors: 0, sum: 0, count: 0 }));
+    c.visitors += x.visitors;
+    c.sum += x.probability_sum;
+    c.count += x.probability_count;
     if (x.date === null) continue; // a clock before 1970 or after 9999: counted, on no day
     const day = getOrSet(visitorsByDay, x.date, () => new Map<string, number>());
     day.set(x.variation_id, (day.get(x.variation_id) ?? 0) + x.visitors);
@@ -248,10 +278,6 @@ export function computeResults(input: ResultsInput): ExperienceResults {
     const variations = rule.behaviour.variations;
     const ids = variations.map((v) => v.id);
     const n = ids.map((id) => visitors.get(id) ?? 0);
-    const probabilities = ids.map((id) => {
-      const p = probability.get(id);
-      return p && p.count > 0 ? p.sum / p.count : null;
-    });
     const comparisons: Comparison[] = [];
     const metrics: MetricResult[] = experience.goals.flatMap((goal) =>
       metricsOf(goal).map((spec): MetricResult => {
@@ -276,7 +302,7 @@ export function computeResults(input: ResultsInput): ExperienceResults {
     return {
       rule_id: rule.id,
       audience_name: (rule.audience_id && input.audienceNames.get(rule.audience_id)) || rule.audience_name || "Everyone",
-      srm: srmOf(rule, n, probabilities),
+      srm: srmOf(rule, cohorts),
       metrics,
       daily: dailyOf(ids, experience.goals, visitorsByDay, conversionsByDay),
     };

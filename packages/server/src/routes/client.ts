@@ -263,7 +263,10 @@ export function clientRoutes(
       const account = req.account!;
       const userId = userIdOf(account.id, req.body.user.user_customer_id);
       // product.md §3: each exposure carries the probability the visitor had of getting the
-      // variation shown, read from their stored assignment (null when there is none to match).
+      // variation shown and the split it was drawn from, read from their stored assignment. An
+      // exposure to an experience with no matching assignment was not randomised (a
+      // desired_experiences or preview visit: never stored as assignments, decide.ts): stored
+      // as forced, and left out of the results (docs/results.md).
       const assignmentsByUser = new Map<string, Map<string, Assignment>>();
       const assignmentsOf = (uid: string) => {
         let a = assignmentsByUser.get(uid);
@@ -273,8 +276,14 @@ export function clientRoutes(
       const exposures = req.body.summaries.map((s) => {
         const uid = userIdOf(account.id, s.user_customer_id);
         const assignment = s.experience_id ? assignmentsOf(uid).get(s.experience_id) : undefined;
-        const probability = assignment && assignment.variation_id === s.variation_id ? assignment.probability : null;
-        return { ...s, user_id: s.user_id ?? uid, probability };
+        const matched = assignment && assignment.variation_id === s.variation_id ? assignment : undefined;
+        return {
+          ...s,
+          user_id: s.user_id ?? uid,
+          probability: matched ? matched.probability : null,
+          split: matched?.split ?? null,
+          forced: !!s.experience_id && !matched,
+        };
       });
       const nowMs = clock();
       const visitor = visitors.seen(account.id, userId);

@@ -184,4 +184,24 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
         (account_id, experience_id, user_id, requested_time, variation_id, probability);
     `,
   },
+  {
+    version: 5,
+    name: "results: split cohorts, forced exposures",
+    sql: `
+      -- The split each exposure's assignment was drawn from (docs/results.md, "Sample-ratio
+      -- check"): the behaviour's probability of every variation at assignment time (traffic
+      -- allocation × weight share), as JSON text, carried from the sticky assignment to the
+      -- exposure. The check computes the expected counts per split cohort, so a weight or traffic
+      -- change during the experiment is no mismatch. NULL: stored before this migration.
+      ALTER TABLE exposures ADD COLUMN split TEXT;
+      -- 1: an exposure no randomised assignment stands behind (a desired_experiences or preview
+      -- visit, spec §2): kept, but left out of the results (metrics, SRM, visitor counts).
+      ALTER TABLE exposures ADD COLUMN forced INTEGER NOT NULL DEFAULT 0;
+      -- The results read each visitor's first randomised exposure from this index alone, as
+      -- with migration 4's; partial, so forced exposures (few) are not in it.
+      DROP INDEX exposures_experience_user;
+      CREATE INDEX exposures_experience_user_random ON exposures
+        (account_id, experience_id, user_id, requested_time, variation_id, probability) WHERE forced = 0;
+    `,
+  },
 ];

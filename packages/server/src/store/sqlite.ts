@@ -108,12 +108,12 @@ const GOAL_EVENT_TYPES: Record<GoalKind, string> = {
  */
 const FIRST_EXPOSURES = `
   ranked AS (
-    SELECT user_id, variation_id, requested_time AS t, probability,
+    SELECT seq, user_id, variation_id, requested_time AS t, probability,
            row_number() OVER (PARTITION BY user_id ORDER BY requested_time, variation_id) AS rn
     FROM exposures
-    WHERE account_id = @account AND experience_id = @experience AND user_id IS NOT NULL
+    WHERE account_id = @account AND experience_id = @experience AND user_id IS NOT NULL AND forced = 0
   ),
-  first AS (SELECT user_id, variation_id, t, probability FROM ranked WHERE rn = 1)`;
+  first AS (SELECT seq, user_id, variation_id, t, probability FROM ranked WHERE rn = 1)`;
 
 /**
  * A visitor's first exposure to the experience, for a row `h` with a user_id: the same order as
@@ -122,7 +122,7 @@ const FIRST_EXPOSURES = `
  */
 const FIRST_OF_VISITOR = (column: "requested_time" | "variation_id") => `(
   SELECT x.${column} FROM exposures x
-  WHERE x.account_id = @account AND x.experience_id = @experience AND x.user_id = h.user_id
+  WHERE x.account_id = @account AND x.experience_id = @experience AND x.user_id = h.user_id AND x.forced = 0
   ORDER BY x.requested_time, x.variation_id LIMIT 1)`;
 
 /** An event's name: its `name`, else what follows "|" in event_customer_id (spec §5 `domain|name`). */
@@ -257,17 +257,22 @@ const PAGE_PATH_CACHE_PATHS = 50_000;
 /** The last millisecond of year 9999: a browser clock beyond it (or before 1970) has no day. */
 const MAX_DATE_MS = 253_402_300_799_999;
 
-/** Days as whole UTC days since the epoch (the text date is made once per group, in JS). */
+/**
+ * Days as whole UTC days since the epoch (the text date is made once per group, in JS). The split
+ * is not in the index (a seventh column there slows every exposure insert): it is read by rowid
+ * for each visitor's first exposure only.
+ */
 const EXPOSURE_DAYS_SQL = `
   WITH ${FIRST_EXPOSURES}
-  SELECT variation_id, CASE WHEN t BETWEEN 0 AND ${MAX_DATE_MS} THEN t / 86400000 END AS day, count(*) AS visitors,
-         coalesce(sum(probability), 0) AS probability_sum, count(probability) AS probability_count
-  FROM first
-  GROUP BY variation_id, day
-  ORDER BY variation_id, day`;
+  SELECT f.variation_id, CASE WHEN f.t BETWEEN 0 AND ${MAX_DATE_MS} THEN f.t / 86400000 END AS day,
+         (SELECT x.split FROM exposures x WHERE x.seq = f.seq) AS split, count(*) AS visitors,
+         coalesce(sum(f.probability), 0) AS probability_sum, count(f.probability) AS probability_count
+  FROM first f
+  GROUP BY f.variation_id, day, split
+  ORDER BY f.variation_id, day, split`;
 
 /** An assignment as kept in visitors.assignments_json (migration 2). */
-type StoredAssignment = [rule_id: string, behaviour_id: string, variation_id: string, probability: number, assigned_at: string];
+type StoredAssignment = [rule_id: string, behaviour_id: string, variation_id: string, probability: number, assigned_at: string, split?: string];
 
 export class SqliteStore implements Store {
   private readonly db: Database.Database;
@@ -621,8 +626,8 @@ export class SqliteStore implements Store {
     const out = new Map<string, Assignment>();
     if (!row) return out;
     for (const [experience_id, value] of Object.entries(JSON.parse(row) as Record<string, StoredAssignment>)) {
-      const [rule_id, behaviour_id, variation_id, probability] = value;
-      out.set(experience_id, { experience_id, rule_id, behaviour_id, variation_id, probability });
+      const [rule_id, behaviour_id, variation_id, probability, , split] = value;
+      out.set(experience_id, { experience_id, rule_id, behaviour_id, variation_id, probability, ...(split !== undefined ? { split } : {}) });
     }
     return out;
   }
@@ -633,7 +638,9 @@ export class SqliteStore implements Store {
    */
   private writeDecision(accountId: string, userId: string, user: User, assignments: readonly Assignment[], now: string): void {
     const patch: Record<string, StoredAssignment> = {};
-    for (const a of assignments) patch[a.experience_id] = [a.rule_id, a.behaviour_id, a.variation_id, a.probability, now];
+    for (const a of assignments) {
+      patch[a.experience_id] = a.split !== undefined ? [a.rule_id, a.behaviour_id, a.variation_id, a.probability, now, a.split] : [a.rule_id, a.behaviour_id, a.variation_id, a.probability, now];
+    }
     this.sql(
       `INSERT INTO visitors (account_id, user_id, user_customer_id, user_json, first_seen, last_seen, assignments_json)
        VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -762,8 +769,8 @@ export class SqliteStore implements Store {
   private writeExposures(accountId: string, exposures: readonly Exposure[], now: string): InsertResult {
     const stmt = this.sql(
       `INSERT INTO exposures (account_id, user_customer_id, user_id, session_id, config_id, experience_id, rule_id,
-         behaviour_id, variation_id, is_template_config, probability, requested_time, received_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         behaviour_id, variation_id, is_template_config, probability, requested_time, received_at, split, forced)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT DO NOTHING`,
     );
     let accepted = 0;
@@ -782,6 +789,8 @@ export class SqliteStore implements Store {
         x.probability ?? null,
         Math.trunc(x.requested_time),
         now,
+        x.split ?? null,
+        x.forced ? 1 : 0,
       ).changes;
     }
     return { accepted, duplicates: exposures.length - accepted };
@@ -808,19 +817,21 @@ export class SqliteStore implements Store {
       ...(r.behaviour_id != null ? { behaviour_id: r.behaviour_id as string } : {}),
       is_template_config: r.is_template_config === 1,
       probability: (r.probability as number | null) ?? null,
+      split: (r.split as string | null) ?? null,
+      forced: r.forced === 1,
     }));
   }
 
   exposureVisitors(accountId: string, experienceId: string): { distinct: number; byVariation: VariationVisitors[] } {
     const distinct = count(
-      this.sql("SELECT count(DISTINCT user_id) AS n FROM exposures WHERE account_id = ? AND experience_id = ?").get(
+      this.sql("SELECT count(DISTINCT user_id) AS n FROM exposures WHERE account_id = ? AND experience_id = ? AND forced = 0").get(
         accountId,
         experienceId,
       ),
     );
     const byVariation = this.sql(
       `SELECT variation_id, count(DISTINCT user_id) AS visitors FROM exposures
-       WHERE account_id = ? AND experience_id = ? AND user_id IS NOT NULL GROUP BY variation_id ORDER BY variation_id`,
+       WHERE account_id = ? AND experience_id = ? AND user_id IS NOT NULL AND forced = 0 GROUP BY variation_id ORDER BY variation_id`,
     ).all(accountId, experienceId) as VariationVisitors[];
     return { distinct, byVariation };
   }

@@ -82,6 +82,13 @@ export type Assignment = {
   behaviour_id: string;
   variation_id: string;
   probability: number;
+  /**
+   * The split the variation was drawn from: the behaviour's probability of each of its variations
+   * at assignment time (traffic allocation × weight share), as JSON text `{"variation id": p}`
+   * (decide.ts `splitOf`). Carried to the exposures for the sample-ratio check
+   * (docs/results.md). Absent on assignments stored before it was kept, and on forced ones.
+   */
+  split?: string;
 };
 
 export type DeviceRecord = { device_customer_id: string; device_type: string; user_id: string };
@@ -110,7 +117,12 @@ export type StoredEvent = {
   event: TrackedEvent;
 };
 
-export type Exposure = ConfigSummary & { probability?: number | null };
+/**
+ * A config summary as stored: with the probability and split of the randomised assignment behind
+ * it, or `forced` when none stands behind it (a desired_experiences or preview visit): forced
+ * exposures are kept but left out of the results (docs/results.md).
+ */
+export type Exposure = ConfigSummary & { probability?: number | null; split?: string | null; forced?: boolean };
 
 export type StoredExposure = Omit<Exposure, "user_id"> & { user_id: string | null };
 
@@ -125,7 +137,7 @@ export type VariationVisitors = { variation_id: string; visitors: number };
  * their matching events at or after that moment, the "pre" part those before it (for CUPED).
  */
 export type ResultsAggregate = {
-  /** Per variation and UTC day of first exposure. */
+  /** Per variation, UTC day of first (randomised) exposure and split. */
   exposures: ExposureDay[];
   /** Per goal, variation and UTC day of the visitor's first converting event (null: none after exposure). */
   goals: GoalSums[];
@@ -135,6 +147,8 @@ export type ExposureDay = {
   variation_id: string;
   /** YYYY-MM-DD (UTC) of the visitors' first exposure; null when their clock said a time before 1970 or after 9999. */
   date: string | null;
+  /** The split these visitors' assignments were drawn from (Assignment.split); null: not stored (older rows). */
+  split: string | null;
   visitors: number;
   /** Σ and count of the stored assignment probabilities of these first exposures (some may be unknown). */
   probability_sum: number;
