@@ -110,6 +110,42 @@ describe("stored experiences in the form", () => {
     expect(saved(experienceToForm(detail))).toEqual(inputOf(detail));
   });
 
+  it("keeps the exact stored traffic and weights when another field is edited; uses the typed value once changed", () => {
+    const base = detailOf(demoExperiences()[0]!);
+    const rule = base.rules[0]!;
+    const third = 1 / 3;
+    const detail: ExperienceDetail = {
+      ...base,
+      rules: [
+        {
+          ...rule,
+          behaviour: {
+            ...rule.behaviour,
+            traffic_allocation: third,
+            variations: rule.behaviour.variations.map((v, i) => ({ ...v, weight: i === 0 ? third : 0.07 })),
+          },
+        },
+      ],
+    };
+    const form = experienceToForm(detail);
+    expect(form.rules[0]!.behaviour.traffic).toBe("33.333");
+    form.name = "Renamed";
+    const input = saved(form);
+    expect(input.name).toBe("Renamed");
+    expect(input.rules[0]!.behaviour.traffic_allocation).toBe(third);
+    expect(input.rules[0]!.behaviour.variations.map((v) => v.weight)).toEqual([third, 0.07]);
+    // 0.07 * 100 / 100 is 0.07000000000000001: kept as stored too.
+    const seven = experienceToForm({ ...detail, rules: [{ ...detail.rules[0]!, behaviour: { ...detail.rules[0]!.behaviour, traffic_allocation: 0.07 } }] });
+    expect(saved(seven).rules[0]!.behaviour.traffic_allocation).toBe(0.07);
+    // The operator's own value once they change the field (even to the shown text and back).
+    form.rules[0]!.behaviour.traffic = "50";
+    expect(saved(form).rules[0]!.behaviour.traffic_allocation).toBe(0.5);
+    form.rules[0]!.behaviour.traffic = "33.333";
+    expect(saved(form).rules[0]!.behaviour.traffic_allocation).toBe(third);
+    form.rules[0]!.behaviour.traffic = "33.3";
+    expect(saved(form).rules[0]!.behaviour.traffic_allocation).toBe(0.333);
+  });
+
   it("tells a change of meaning from a change of spelling", () => {
     expect(sameMeaning({ a: { cf_retain_value: false, style: {} } }, { a: {} })).toBe(true);
     expect(sameMeaning({ cf_classes_add: "a b" }, { cf_classes_add: ["a", "b"] })).toBe(true);

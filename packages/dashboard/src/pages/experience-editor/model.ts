@@ -158,6 +158,12 @@ export type RuleForm = {
     name: string;
     /** Percent, 0–100. */
     traffic: string;
+    /**
+     * The stored share `traffic` was shown from (null for a new rule). While `traffic` still reads
+     * as shown, this exact number is saved back: the text is rounded (1/3 shows as 33.333), and
+     * saving the rounding would move bucketing thresholds on an edit of an unrelated field.
+     */
+    storedTraffic: { share: number; text: string } | null;
     device_specific: boolean;
     ga_measurement_id: string;
     variations: VariationForm[];
@@ -324,6 +330,7 @@ export function emptyRule(): RuleForm {
       id: "",
       name: "Main behaviour",
       traffic: "100",
+      storedTraffic: null,
       device_specific: false,
       ga_measurement_id: "",
       variations: [emptyVariation("Control"), emptyVariation("Variation B")],
@@ -384,6 +391,15 @@ const numberText = (v: unknown) => (typeof v === "number" ? String(v) : str(v));
 
 /** Percent as typed (0–100) from a share 0..1, without float noise (0.3 → "30"). */
 const percentText = (share: number) => String(Math.round(share * 100_000) / 1000);
+
+/**
+ * A typed percent as a share, parsed as the decimal it is ("33.3" → 0.333, not 33.3 / 100 =
+ * 0.33299999999999996): the text with its point moved two places, where the text allows.
+ */
+export function percentToShare(text: string, percent: number): number {
+  const shifted = Number(`${text.trim()}e-2`);
+  return Number.isFinite(shifted) ? shifted : percent / 100;
+}
 
 // ---- Form values from a stored experience ----
 
@@ -624,6 +640,10 @@ export function experienceToForm(e: ExperienceDetail): ExperienceForm {
         id: r.behaviour.id,
         name: r.behaviour.name,
         traffic: percentText(r.behaviour.traffic_allocation),
+        storedTraffic: {
+          share: r.behaviour.traffic_allocation,
+          text: percentText(r.behaviour.traffic_allocation),
+        },
         device_specific: r.behaviour.config_modifications?.device_specific === true,
         ga_measurement_id: str(r.behaviour.ga_measurement_id),
         variations: r.behaviour.variations.map((v) => ({
@@ -1092,7 +1112,10 @@ export function experienceFromForm(f: ExperienceForm): Result<ExperienceInput> {
       behaviour: {
         ...(b.id ? { id: b.id } : {}),
         name: b.name.trim(),
-        traffic_allocation: (traffic ?? 0) / 100,
+        traffic_allocation:
+          b.storedTraffic && b.traffic === b.storedTraffic.text
+            ? b.storedTraffic.share
+            : percentToShare(b.traffic, traffic ?? 0),
         variations,
         ...(b.device_specific ? { config_modifications: { device_specific: true } } : {}),
         ...(b.ga_measurement_id.trim() ? { ga_measurement_id: b.ga_measurement_id.trim() } : {}),
