@@ -22,6 +22,7 @@ import type { Experience } from "../store/types.js";
 import { requireAccess } from "../auth/access.js";
 import { checkRules, checkTransition, fromInput, newId, unpublishableReason } from "../admin/experiences.js";
 import { HttpError, sendError } from "../http/errors.js";
+import { ResultsCache } from "../results/cache.js";
 import { RESULTS_DEFAULTS, computeResults } from "../results/compute.js";
 import type { ResultsOptions } from "../results/compute.js";
 import { ADMIN_SECURITY, errorResponses, idParams, obj, id } from "../schemas/common.js";
@@ -106,6 +107,7 @@ const toInput = (e: Experience): ExperienceInput => ({
 
 export function experienceRoutes(app: FastifyInstance, opts: AdminOptions): void {
   const { store } = opts;
+  const resultsCache = new ResultsCache();
   const viewer = requireAccess(opts, "viewer");
   const editor = requireAccess(opts, "editor");
   const doc = (summary: string, tags = ["experiences"]) => ({ summary, tags, security: ADMIN_SECURITY });
@@ -275,7 +277,20 @@ export function experienceRoutes(app: FastifyInstance, opts: AdminOptions): void
       const accountId = req.caller!.account.id;
       const options = resultsOptions(req.query);
       const experience = load(accountId, req.params.experienceId);
-      return computeResults({
+      // Reused while nothing it depends on has changed (results/cache.ts, docs/results.md "Cache").
+      const version = store.resultsVersion(accountId);
+      const key = ResultsCache.key({
+        accountId,
+        experienceId: experience.id,
+        updatedAt: experience.updated_at,
+        revision: version.revision,
+        query: `${options.engine} ${options.correction} ${options.alpha}`,
+        eventSeq: version.eventSeq,
+        exposureSeq: version.exposureSeq,
+      });
+      const cached = resultsCache.get(key);
+      if (cached) return cached;
+      const answer = computeResults({
         experience,
         exposed: store.exposureVisitors(accountId, experience.id),
         aggregate: store.resultsAggregate(accountId, experience.id, experience.goals),
@@ -283,6 +298,8 @@ export function experienceRoutes(app: FastifyInstance, opts: AdminOptions): void
         options,
         now: new Date(opts.clock()),
       });
+      resultsCache.set(key, answer);
+      return answer;
     },
   );
 }

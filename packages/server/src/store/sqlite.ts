@@ -836,6 +836,20 @@ export class SqliteStore implements Store {
     return { distinct, byVariation };
   }
 
+  /**
+   * The account's events by the (account, seq) index. Exposures have no index by account and seq
+   * (one more index on the summaries' path), so the last exposure of any account is taken: the
+   * max of the rowid, one seek. Another account's exposure then only costs a recomputation.
+   */
+  resultsVersion(accountId: string): { revision: number; eventSeq: number; exposureSeq: number } {
+    const row = this.sql(
+      `SELECT (SELECT revision FROM accounts WHERE id = @account) AS revision,
+              (SELECT max(seq) FROM events WHERE account_id = @account) AS eventSeq,
+              (SELECT max(seq) FROM exposures) AS exposureSeq`,
+    ).get({ account: accountId }) as { revision: number | null; eventSeq: number | null; exposureSeq: number | null };
+    return { revision: row.revision ?? 0, eventSeq: row.eventSeq ?? 0, exposureSeq: row.exposureSeq ?? 0 };
+  }
+
   resultsAggregate(accountId: string, experienceId: string, goals: readonly GoalDefinition[]): ResultsAggregate {
     const experience = { account: accountId, experience: experienceId };
     // One snapshot: the exposures, the page paths and the goal sums see the same rows.

@@ -253,6 +253,12 @@ export interface Store {
   listExposures(accountId: string, limit: number): StoredExposure[];
   /** Distinct visitors (user_id) exposed to one experience, in all and per variation. */
   exposureVisitors(accountId: string, experienceId: string): { distinct: number; byVariation: VariationVisitors[] };
+  /**
+   * What an account's results depend on besides the experience and the query (results/cache.ts):
+   * the account's revision, its last event's seq and the last exposure's seq (0: none). Cheap: no
+   * scan.
+   */
+  resultsVersion(accountId: string): { revision: number; eventSeq: number; exposureSeq: number };
   /** The experience's results as sufficient statistics, read in one consistent snapshot. */
   resultsAggregate(accountId: string, experienceId: string, goals: readonly GoalDefinition[]): ResultsAggregate;
 
