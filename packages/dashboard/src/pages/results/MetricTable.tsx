@@ -20,15 +20,10 @@ import {
 import { LiftBar } from "./LiftBar";
 import { liftHalfWidth } from "./lift-scale";
 import { CORRECTION_LABELS } from "./options";
+import { barIntervalLabel, liftColumnHeader } from "./significance";
 
 export function variationLabel(v: { variation_id: string; name: string | null }): string {
   return v.name ?? `Removed variation (${v.variation_id})`;
-}
-
-/** "95% CI" / "95% credible interval", from alpha. */
-export function intervalLabel(engine: ResultsEngine, alpha: number): string {
-  const level = `${Math.round((1 - alpha) * 1000) / 10}%`;
-  return engine === "bayesian" ? `${level} credible interval` : `${level} CI`;
 }
 
 function certaintyHeader(engine: ResultsEngine, correction: ResultsCorrection): string {
@@ -48,7 +43,8 @@ export function MetricTable({
   alpha: number;
 }) {
   const halfWidth = liftHalfWidth(metric.variations.map((v) => v.comparison));
-  const interval = intervalLabel(engine, alpha);
+  // With a correction the intervals are still unadjusted (significance.ts): the header says so.
+  const interval = barIntervalLabel(engine, correction, alpha);
   const isAov = metric.metric === "average_order_value";
 
   const columns: Column<VariationMetric>[] = [
@@ -86,7 +82,7 @@ export function MetricTable({
     },
     {
       key: "lift",
-      header: `Lift (${interval})`,
+      header: liftColumnHeader(engine, correction, alpha),
       cell: (v) =>
         v.is_control ? (
           <span className="muted">Baseline</span>

@@ -5,6 +5,7 @@ import { LoadingState } from "../../components/StatusMessage";
 import { METRIC_LABELS, formatPStatement } from "./format";
 import { MetricTable, variationLabel } from "./MetricTable";
 import { SrmWarning } from "./SrmWarning";
+import { significanceNote } from "./significance";
 
 // recharts is most of the chart's weight: loaded with the first chart, not with the app.
 const DailyChart = lazy(() => import("./DailyChart").then((m) => ({ default: m.DailyChart })));
@@ -79,6 +80,11 @@ export function RuleResultsSection({
           </section>
         ))
       )}
+      {rule.metrics.length > 0 ? (
+        <p className="significance-note muted" data-testid="significance-note">
+          {significanceNote(results.engine, results.correction, results.alpha)}
+        </p>
+      ) : null}
       {rule.metrics.length > 0 ? (
         <Suspense fallback={<LoadingState label="Loading the chart…" />}>
           <DailyChart rule={rule} variationName={variationName} />

@@ -1,0 +1,62 @@
+// What "significant" and the drawn intervals mean under each engine and correction
+// (docs/results.md "Corrections", "significant"). With Holm or Benjamini-Hochberg, `significant`
+// comes from the adjusted p-value but the intervals are not adjusted: a bar can exclude 0 next to
+// "not significant". The screen says so in the lift column's header and under the tables.
+import type { ResultsCorrection, ResultsEngine } from "@storefit/contract";
+import { CORRECTION_LABELS } from "./options";
+
+/** A correction changes `significant` only for the engines with p-values (not Bayesian). */
+export const correctionApplies = (engine: ResultsEngine, correction: ResultsCorrection): boolean =>
+  engine !== "bayesian" && correction !== "none";
+
+const levelText = (alpha: number) => `${Math.round((1 - alpha) * 1000) / 10}%`;
+
+/** "95% CI" / "95% credible interval", from alpha. */
+export function intervalLabel(engine: ResultsEngine, alpha: number): string {
+  return engine === "bayesian" ? `${levelText(alpha)} credible interval` : `${levelText(alpha)} CI`;
+}
+
+/** The interval as the lift bar names it: "95% CI (unadjusted)" when a correction applies. */
+export function barIntervalLabel(
+  engine: ResultsEngine,
+  correction: ResultsCorrection,
+  alpha: number,
+): string {
+  const label = intervalLabel(engine, alpha);
+  return correctionApplies(engine, correction) ? `${label} (unadjusted)` : label;
+}
+
+/** The lift column's header: "Lift (95% CI)", or "Lift (95% CI, unadjusted)" with a correction. */
+export function liftColumnHeader(
+  engine: ResultsEngine,
+  correction: ResultsCorrection,
+  alpha: number,
+): string {
+  const label = intervalLabel(engine, alpha);
+  return correctionApplies(engine, correction) ? `Lift (${label}, unadjusted)` : `Lift (${label})`;
+}
+
+/** The sentence under a rule's tables saying what "Significant" is based on. */
+export function significanceNote(
+  engine: ResultsEngine,
+  correction: ResultsCorrection,
+  alpha: number,
+): string {
+  if (engine === "bayesian")
+    return (
+      `Significant: the ${intervalLabel(engine, alpha)} excludes 0 (a chance to win above ` +
+      `${levelText(alpha / 2)} or below ${Math.round((alpha / 2) * 1000) / 10}%). The Bayesian ` +
+      "engine has no p-values, so no correction across goals applies."
+    );
+  if (correction === "none")
+    return (
+      `Significant: the p-value is below ${alpha}. No correction across goals: with several ` +
+      "goals and variations compared, some will look significant by chance."
+    );
+  return (
+    `Significant: the ${CORRECTION_LABELS[correction]}-adjusted p-value is below ${alpha}, ` +
+    "adjusted for every goal and variation compared in this audience. The lift intervals are " +
+    "not adjusted, so a bar can exclude 0 while the result is not significant: go by the " +
+    "adjusted p-value."
+  );
+}
