@@ -307,7 +307,7 @@ export type DailyPoint = {
 export type RuleResults = {
   rule_id: string;
   audience_name: string;
-  /** Sample-ratio check against the stored assignment probabilities. */
+  /** Sample-ratio check: each split cohort (the split its visitors were assigned under) against its own split; forced exposures left out (docs/results.md). */
   srm: { p_value: number; mismatch: boolean; observed: number[]; expected: number[] };
   /** A revenue goal gives two metrics (revenue per visitor, average order value); others one. */
   metrics: MetricResult[];

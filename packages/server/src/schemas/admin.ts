@@ -281,10 +281,10 @@ const ruleResultsSchema = obj(
     audience_name: str(200),
     srm: obj(
       {
-        p_value: { type: "number", description: "Chi-square test of visitors against the stored assignment probabilities" },
+        p_value: { type: "number", description: "Chi-square test of visitors (first randomised exposure) against each split cohort's stored assignment split (docs/results.md)" },
         mismatch: { type: "boolean", description: "p_value < 0.001" },
         observed: { type: "array", items: count },
-        expected: { type: "array", items: { type: "number" }, description: "Expected visitors per variation" },
+        expected: { type: "array", items: { type: "number" }, description: "Expected visitors per variation: the sum over split cohorts of their visitors times the split's share" },
       },
       ["p_value", "mismatch", "observed", "expected"],
     ),
