@@ -5,7 +5,7 @@
 
 import type { FastifyInstance } from "fastify";
 import type { EventListResponse } from "@storefit/contract";
-import type { Store } from "../store/types.js";
+import type { EventFilter, Store } from "../store/types.js";
 import { requireAccess } from "../auth/access.js";
 import type { AccessOptions } from "../auth/access.js";
 import { sendError } from "../http/errors.js";
@@ -40,7 +40,7 @@ export function adminRoutes(app: FastifyInstance, opts: AdminOptions): void {
   experienceRoutes(app, opts);
   audienceRoutes(app, opts);
 
-  app.get<{ Querystring: { limit?: string } }>(
+  app.get<{ Querystring: { limit?: string; type?: string; domain?: string; q?: string } }>(
     "/api/events",
     {
       onRequest: requireAccess(opts, "viewer"),
@@ -54,9 +54,17 @@ export function adminRoutes(app: FastifyInstance, opts: AdminOptions): void {
     },
     async (req): Promise<EventListResponse> => {
       const accountId = req.caller!.account.id;
+      // Filters (docs/api.md "Events"); `total` counts the matching events. Stored types are
+      // spec §3's, upper case (the client API stores an unknown one as TRACK).
+      const { type, domain, q } = req.query;
+      const filter: EventFilter = {
+        ...(type?.trim() ? { type: type.trim().toUpperCase() } : {}),
+        ...(domain?.trim() ? { domain: domain.trim() } : {}),
+        ...(q?.trim() ? { q: q.trim() } : {}),
+      };
       return {
-        total: opts.store.countEvents(accountId),
-        events: opts.store.listEvents(accountId, Number(req.query.limit ?? 50)).map((e) => ({
+        total: opts.store.countEvents(accountId, filter),
+        events: opts.store.listEvents(accountId, Number(req.query.limit ?? 50), filter).map((e) => ({
           insert_id: e.insert_id,
           event_type: e.event_type,
           event_customer_id: e.event_customer_id,

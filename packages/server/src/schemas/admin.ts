@@ -323,6 +323,9 @@ export const resultsSchema = obj(
 export const eventsQuery = obj({
   // Query values are strings; the validator does not coerce types.
   limit: { type: "string", pattern: "^(?:[1-9][0-9]?|[1-4][0-9]{2}|500)$", description: "1–500, default 50" },
+  type: { type: "string", maxLength: 64, description: "Only events of this type (any case: PAGE, CLICK, TRACK, …; empty: all)" },
+  domain: { type: "string", maxLength: 253, description: "Only events of this domain, whole, any case (empty: all)" },
+  q: { type: "string", maxLength: 200, description: "Only events whose page path or name contains this text, any ASCII case (empty: all)" },
 });
 
 export const eventListSchema = obj(

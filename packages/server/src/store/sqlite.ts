@@ -14,6 +14,7 @@ import type {
   Audience,
   ClientWrite,
   DeviceRecord,
+  EventFilter,
   Experience,
   Exposure,
   ExposureDay,
@@ -270,6 +271,31 @@ const EXPOSURE_DAYS_SQL = `
   FROM first f
   GROUP BY f.variation_id, day, split
   ORDER BY f.variation_id, day, split`;
+
+/**
+ * The WHERE clause of an events filter (Store.EventFilter), one statement text per combination
+ * of filters (prepared once each). The newest events are read in (account, seq) index order and
+ * filtered as they come, so a filtered list stops at its limit; a filtered count reads every
+ * event of the account, as the unfiltered one does (the index holds no type, domain or path).
+ * instr, not LIKE: `%` and `_` in the text are plain characters.
+ */
+function eventFilterSql(accountId: string, filter: EventFilter): { where: string; params: SqlParams } {
+  const terms = ["e.account_id = @account"];
+  const params: SqlParams = { account: accountId };
+  if (filter.type) {
+    terms.push("e.event_type = @type");
+    params.type = filter.type;
+  }
+  if (filter.domain) {
+    terms.push("e.domain = @domain COLLATE NOCASE");
+    params.domain = filter.domain;
+  }
+  if (filter.q) {
+    terms.push(`(instr(lower(coalesce(e.page_path, '')), @q) > 0 OR instr(lower(${EVENT_NAME}), @q) > 0)`);
+    params.q = filter.q.toLowerCase();
+  }
+  return { where: terms.join(" AND "), params };
+}
 
 /** An assignment as kept in visitors.assignments_json (migration 2). */
 type StoredAssignment = [rule_id: string, behaviour_id: string, variation_id: string, probability: number, assigned_at: string, split?: string];
@@ -732,19 +758,18 @@ export class SqliteStore implements Store {
     return { accepted, duplicates: events.length - accepted };
   }
 
-  countEvents(accountId: string): number {
-    return count(this.sql("SELECT count(*) AS n FROM events WHERE account_id = ?").get(accountId));
+  countEvents(accountId: string, filter: EventFilter = {}): number {
+    const { where, params } = eventFilterSql(accountId, filter);
+    return count(this.sql(`SELECT count(*) AS n FROM events e WHERE ${where}`).get(params));
   }
 
   hasEvent(accountId: string, insertId: string): boolean {
     return this.sql("SELECT 1 FROM events WHERE account_id = ? AND insert_id = ?").get(accountId, insertId) !== undefined;
   }
 
-  listEvents(accountId: string, limit: number): StoredEvent[] {
-    const rows = this.sql("SELECT * FROM events WHERE account_id = ? ORDER BY seq DESC LIMIT ?").all(
-      accountId,
-      limit,
-    ) as Row[];
+  listEvents(accountId: string, limit: number, filter: EventFilter = {}): StoredEvent[] {
+    const { where, params } = eventFilterSql(accountId, filter);
+    const rows = this.sql(`SELECT * FROM events e WHERE ${where} ORDER BY e.seq DESC LIMIT @limit`).all({ ...params, limit }) as Row[];
     return rows.map((r) => ({
       account_id: r.account_id as string,
       insert_id: r.insert_id as string,

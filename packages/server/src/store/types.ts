@@ -122,6 +122,13 @@ export type StoredEvent = {
  * it, or `forced` when none stands behind it (a desired_experiences or preview visit): forced
  * exposures are kept but left out of the results (docs/results.md).
  */
+/**
+ * GET /api/events filters (docs/api.md "Events"), each optional: `type` the stored (normalised)
+ * event type; `domain` the event's domain, whole, any case; `q` a substring, any case, of the
+ * page path or the event's name (its `name`, or what follows "|" in event_customer_id).
+ */
+export type EventFilter = { type?: string; domain?: string; q?: string };
+
 export type Exposure = ConfigSummary & { probability?: number | null; split?: string | null; forced?: boolean };
 
 export type StoredExposure = Omit<Exposure, "user_id"> & { user_id: string | null };
@@ -242,10 +249,12 @@ export interface Store {
 
   /** Idempotent on (account, insert_id): a repeated event counts as a duplicate, stored once. */
   insertEvents(accountId: string, userId: string, events: readonly TrackedEvent[], now: string): InsertResult;
-  countEvents(accountId: string): number;
+  /** The account's events, or those matching `filter`. */
+  countEvents(accountId: string, filter?: EventFilter): number;
   /** Whether an event with this insert id is stored in the account. */
   hasEvent(accountId: string, insertId: string): boolean;
-  listEvents(accountId: string, limit: number): StoredEvent[];
+  /** The newest `limit` events (matching `filter`), newest first. */
+  listEvents(accountId: string, limit: number, filter?: EventFilter): StoredEvent[];
 
   /** Idempotent on the summary's natural key (a summary has no insert id). */
   insertExposures(accountId: string, exposures: readonly Exposure[], now: string): InsertResult;
