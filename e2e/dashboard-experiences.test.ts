@@ -561,4 +561,35 @@ describe("experiences in the dashboard", () => {
     await page.screenshot({ path: join(SCREENSHOTS, "experience-editor-390.png") });
     await context.close();
   });
+
+  it("computes a headline result only for experiences that can have one: a draft shows —", async () => {
+    const { context, page, errors } = await dashboard();
+    await signInToDashboard(page, stack);
+    await page.getByTestId("experience-row").first().waitFor();
+    const draftId = await page.evaluate(async () => {
+      const session = (await (await fetch("/api/session")).json()) as { csrf_token: string };
+      const res = await fetch("/api/experiences", {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-csrf-token": session.csrf_token },
+        body: JSON.stringify({ name: "Draft without results", kind: "ab_test", pages: [], rules: [] }),
+      });
+      return ((await res.json()) as { id: string }).id;
+    });
+    const asked: string[] = [];
+    page.on("request", (r) => {
+      const path = new URL(r.url()).pathname;
+      if (path.startsWith("/api/results/")) asked.push(decodeURIComponent(path.slice("/api/results/".length)));
+    });
+    await page.reload();
+    const rows = page.getByTestId("experience-row");
+    const draft = rows.filter({ hasText: "Draft without results" });
+    await expect.poll(() => draft.getByTestId("headline-none").innerText(), { timeout: 10_000 }).toBe("—");
+    expect(await draft.getByTestId("headline-result").count()).toBe(0);
+    const price = rows.filter({ hasText: "Price message: free shipping" });
+    await expect.poll(() => price.getByTestId("headline-result").count(), { timeout: 15_000 }).toBe(1);
+    expect(asked).toContain("exp_price_message");
+    expect(asked).not.toContain(draftId);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });

@@ -339,6 +339,9 @@ describe("results screen", () => {
     await page.getByRole("radio", { name: "Bayesian" }).check();
     await expect.poll(() => section.getByRole("columnheader", { name: "Chance to win" }).count()).toBe(1);
     expect(await section.getByRole("columnheader", { name: /p-value/ }).count()).toBe(0);
+    // Bayesian ignores the correction: its credible intervals are not called unadjusted.
+    expect(await section.getByRole("columnheader", { name: "Lift (95% credible interval)", exact: true }).count()).toBe(1);
+    expect(await page.getByText("unadjusted").count()).toBe(0);
     await expect.poll(() => treatmentRow.getByTestId("certainty").innerText()).toMatch(/^(> 99\.9|99\.\d)%\s*Expected loss \d\.\d\d%\s*Significant$/);
     expect(new URL(page.url()).searchParams.get("engine")).toBe("bayesian");
     // The correction applies to p-values only.
@@ -358,9 +361,14 @@ describe("results screen", () => {
     await page.keyboard.press("ArrowRight");
     await expect.poll(() => new URL(page.url()).searchParams.get("engine")).toBe("frequentist");
     await expect.poll(() => section.getByRole("columnheader", { name: "p-value (Holm-adjusted)" }).count()).toBe(1);
+    // Significant follows the adjusted p-value, the intervals drawn are not adjusted: both said.
+    expect(await section.getByRole("columnheader", { name: "Lift (95% CI, unadjusted)", exact: true }).count()).toBe(1);
+    expect(await page.getByTestId("significance-note").first().innerText()).toContain("intervals are not adjusted");
 
     await page.getByLabel("Correction across goals").selectOption("none");
     await expect.poll(() => section.getByRole("columnheader", { name: "p-value", exact: true }).count()).toBe(1);
+    expect(await section.getByRole("columnheader", { name: "Lift (95% CI)", exact: true }).count()).toBe(1);
+    expect(await page.getByText("unadjusted").count()).toBe(0);
     expect(new URL(page.url()).searchParams.get("correction")).toBe("none");
     expect(errors).toEqual([]);
     await context.close();

@@ -35,6 +35,14 @@ function PagesCell({ pages }: { pages: ExperienceSummary["pages"] }) {
   );
 }
 
+/**
+ * Whether a row's experience can have results. Each HeadlineResult computes the experience's
+ * whole results (GET /api/results/{id}), so drafts — never shown to a visitor — skip it. An
+ * archived experience may have run before: the list does not say whether it has visitors, so it
+ * is asked like a running or paused one.
+ */
+export const mayHaveResults = (status: ExperienceSummary["status"]): boolean => status !== "draft";
+
 const columns = (canEdit: boolean): readonly Column<ExperienceSummary>[] => [
   {
     key: "name",
@@ -65,7 +73,18 @@ const columns = (canEdit: boolean): readonly Column<ExperienceSummary>[] => [
   },
   { key: "pages", header: "Pages", cell: (e) => <PagesCell pages={e.pages} /> },
   { key: "traffic", header: "Traffic · split", cell: (e) => <TrafficCell experienceId={e.id} /> },
-  { key: "result", header: "Headline result", cell: (e) => <HeadlineResult experienceId={e.id} /> },
+  {
+    key: "result",
+    header: "Headline result",
+    cell: (e) =>
+      mayHaveResults(e.status) ? (
+        <HeadlineResult experienceId={e.id} />
+      ) : (
+        <span className="muted" data-testid="headline-none" title="A draft has no results">
+          —
+        </span>
+      ),
+  },
   {
     key: "actions",
     header: "Actions",
