@@ -5,14 +5,18 @@ import { DataTable } from "../../components/DataTable";
 import { EmptyState } from "../../components/StatusMessage";
 import { paths } from "../../paths";
 import { EventsTable } from "./EventsTable";
-import { EVENTS_WINDOW, type EventFilters, applyFilters, isFiltered } from "./filters";
+import { EVENTS_WINDOW } from "./filters";
 
-export function EventsDataTable({ query, filters }: { query: UseQueryResult<EventListResponse>; filters: EventFilters }) {
+/**
+ * `query`: the filtered list when `filtered` (the service filters every stored event), else the
+ * newest events; `stored`: how many events are stored in all (the unfiltered query's total).
+ */
+export function EventsDataTable({ query, filtered, stored }: { query: UseQueryResult<EventListResponse>; filtered: boolean; stored: number | undefined }) {
   return (
     <DataTable
       query={query}
       noun="events"
-      isEmpty={(data) => data.events.length === 0}
+      isEmpty={(data) => !filtered && data.events.length === 0}
       empty={
         <EmptyState title="No events yet">
           <p>
@@ -23,14 +27,13 @@ export function EventsDataTable({ query, filters }: { query: UseQueryResult<Even
       }
     >
       {(data) => {
-        const shown = applyFilters(data.events, filters);
-        const filtered = isFiltered(filters);
+        const shown = data.events;
         return (
           <>
             <p className="events-shown" role="status" data-testid="events-shown">
               {filtered
-                ? `${shown.length} of the latest ${data.events.length} events match the filters.`
-                : `The latest ${data.events.length} of ${data.total} events${data.total > EVENTS_WINDOW ? ` (filters look at the latest ${EVENTS_WINDOW})` : ""}.`}
+                ? `${data.total} of the latest ${Math.max(stored ?? 0, data.total)} events match the filters${data.total > shown.length ? `; the newest ${shown.length} are listed` : ""}.`
+                : `The latest ${shown.length} of ${data.total} events${data.total > EVENTS_WINDOW ? ` (filters search them all)` : ""}.`}
             </p>
             {shown.length === 0 ? (
               <EmptyState title="No events match these filters">

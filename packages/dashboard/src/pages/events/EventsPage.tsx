@@ -1,5 +1,6 @@
 // Live events: the newest events the shop's pages send, polled every 2 s, with filters by type,
-// domain and page path or name. One query feeds the count, the filters and the list.
+// domain and page path or name. The unfiltered query feeds the count and the domains; with
+// filters, the service filters all stored events (GET /api/events?type=&domain=&q=).
 import { useMemo } from "react";
 import { useSearchParams } from "react-router";
 import { useAccount } from "../../api/account";
@@ -8,7 +9,7 @@ import { PageHeader } from "../../components/PageHeader";
 import { EventCount } from "./EventCount";
 import { EventFiltersBar } from "./EventFiltersBar";
 import { EventsDataTable } from "./EventsDataTable";
-import { EVENTS_WINDOW, type EventFilters, filtersFrom } from "./filters";
+import { EVENTS_WINDOW, type EventFilters, filtersFrom, isFiltered } from "./filters";
 import { InstallSnippet } from "./InstallSnippet";
 import "./events.css";
 
@@ -17,6 +18,8 @@ export function EventsPage() {
   const account = useAccount();
   const [params, setParams] = useSearchParams();
   const filters = filtersFrom(params);
+  const filtered = isFiltered(filters);
+  const matching = useEvents(EVENTS_WINDOW, filters, { enabled: filtered });
 
   const domains = useMemo(() => {
     const seen = new Set<string>();
@@ -46,7 +49,7 @@ export function EventsPage() {
       </div>
       <h2 className="section-title">Latest events</h2>
       <EventFiltersBar filters={filters} domains={domains} onChange={onFilters} />
-      <EventsDataTable query={query} filters={filters} />
+      <EventsDataTable query={filtered ? matching : query} filtered={filtered} stored={query.data?.total} />
     </>
   );
 }

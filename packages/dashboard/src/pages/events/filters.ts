@@ -1,5 +1,6 @@
 // Filters of the live events list, kept in the address (`?type=&domain=&q=`) so a filtered view
-// can be shared or reloaded. They apply to the latest EVENTS_WINDOW events the screen polls.
+// can be shared or reloaded. The service applies them to every stored event (GET /api/events
+// ?type=&domain=&q=, docs/api.md "Events"), not only to the newest the screen polls.
 import type { StoredEventView } from "@storefit/contract";
 
 /** How many of the newest events the screen loads and filters (the service answers up to 500). */
@@ -18,16 +19,6 @@ export function filtersFrom(params: URLSearchParams): EventFilters {
 export function eventName(e: StoredEventView): string {
   const bar = e.event_customer_id.indexOf("|");
   return bar === -1 ? e.event_customer_id : e.event_customer_id.slice(bar + 1);
-}
-
-export function applyFilters(events: readonly StoredEventView[], f: EventFilters): StoredEventView[] {
-  const q = f.q.trim().toLowerCase();
-  return events.filter(
-    (e) =>
-      (f.type === "" || e.event_type === f.type) &&
-      (f.domain === "" || e.domain === f.domain) &&
-      (q === "" || (e.page_path ?? "").toLowerCase().includes(q) || e.event_customer_id.toLowerCase().includes(q)),
-  );
 }
 
 export const isFiltered = (f: EventFilters) => f.type !== "" || f.domain !== "" || f.q.trim() !== "";
