@@ -186,23 +186,46 @@ async function unbalancedDataSet() {
   );
   // And one that measures nothing: seen by visitors, but without goals.
   NO_GOALS.id = await create("Badge wording", "badge", [[NO_GOALS.control, "Old badge"], [NO_GOALS.treatment, "New badge"]], []);
-  await sendSummaries(
-    [...Array(20).keys()].map((i) => ({
-      visitor: `e2e-badge-${i}`,
-      experience: NO_GOALS.id,
-      variation: i % 2 === 0 ? NO_GOALS.control : NO_GOALS.treatment,
-      config: "cfg_e2e_cart_button",
-      at: NOW - 3_600_000,
-    })),
-  );
-  const exposures: Exposure[] = [];
-  const add = (n: number, variation: string, prefix: string) => {
-    for (let i = 0; i < n; i++) {
-      exposures.push({ visitor: `${prefix}-${i}`, experience: SPLIT.id, variation, config: "cfg_e2e_cart_button", at: NOW - (i % 3) * DAY_MS - 3_600_000 });
-    }
+
+  // Only exposures with a randomised assignment behind them count (docs/results.md "Forced
+  // exposures"): each experience runs alone (both change the cart button) while the service
+  // assigns visitors by its config call, then pauses; the summaries name what it assigned.
+  const setStatus = async (id: string, status: string) => {
+    const res = await fetch(`${stack.apiUrl}/api/experiences/${id}/status`, {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie, "x-csrf-token": session.csrf_token },
+      body: JSON.stringify({ status }),
+    });
+    if (!res.ok) throw new Error(`${status} answered ${res.status}: ${await res.text()}`);
   };
-  add(SPLIT_VISITORS.control, SPLIT.control, "e2e-split-a");
-  add(SPLIT_VISITORS.treatment, SPLIT.treatment, "e2e-split-b");
+  const page = DEMO_PAGES.find((p) => p.domain === DEMO_DOMAIN && p.page_path.includes("/products/"))!;
+  /** Visitors `${prefix}-i` the service assigned, up to `want[variation]` per variation. */
+  const assign = async (experienceId: string, prefix: string, want: Record<string, number>) => {
+    const got: Record<string, string[]> = Object.fromEntries(Object.keys(want).map((v) => [v, []]));
+    const full = () => Object.entries(want).every(([v, n]) => got[v]!.length >= n);
+    await setStatus(experienceId, "running");
+    for (let start = 0; !full(); start += 20) {
+      if (start >= 4 * Object.values(want).reduce((a, b) => a + b, 0)) throw new Error(`could not assign enough visitors to ${experienceId}: ${JSON.stringify(got)}`);
+      await inBatches([...Array(20).keys()].map((i) => `${prefix}-${start + i}`), 10, async (visitor) => {
+        const answer = await client<ConfigsResponse>("/v1/users/configs/", { user: user(visitor), current_page_path: page.page_path, current_domain: DEMO_DOMAIN });
+        const variation = Object.values(answer.configs).find((c) => c.variation_id !== undefined && c.variation_id in want)?.variation_id;
+        if (variation && got[variation]!.length < want[variation]!) got[variation]!.push(visitor);
+      });
+    }
+    await setStatus(experienceId, "paused");
+    return got;
+  };
+
+  const badges = await assign(NO_GOALS.id, "e2e-badge", { [NO_GOALS.control]: 10, [NO_GOALS.treatment]: 10 });
+  await sendSummaries(
+    Object.entries(badges).flatMap(([variation, visitors]) =>
+      visitors.map((visitor) => ({ visitor, experience: NO_GOALS.id, variation, config: "cfg_e2e_cart_button", at: NOW - 3_600_000 })),
+    ),
+  );
+  const split = await assign(SPLIT.id, "e2e-split", { [SPLIT.control]: SPLIT_VISITORS.control, [SPLIT.treatment]: SPLIT_VISITORS.treatment });
+  const exposures: Exposure[] = Object.entries(split).flatMap(([variation, visitors]) =>
+    visitors.map((visitor, i) => ({ visitor, experience: SPLIT.id, variation, config: "cfg_e2e_cart_button", at: NOW - (i % 3) * DAY_MS - 3_600_000 })),
+  );
   await sendSummaries(exposures);
   await inBatches(
     exposures.filter((_, i) => i % 8 === 0),
