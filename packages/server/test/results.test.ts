@@ -812,4 +812,19 @@ describe("through the client API: split cohorts and forced exposures", () => {
     expect(cart.cuped).toBe(true);
     expect(cart.variations.map((v) => [v.visitors, v.conversions])).toEqual([[0, 0], [1, 1]]);
   });
+
+  it("a preview visit is forced too; a desired visit naming the visitor's own randomised variation counts", async () => {
+    t.store.saveExperience(experience());
+    const shown = await configCall("previewer", { preview_mode: true });
+    await summary("previewer", shown, START);
+    expect(t.store.listExposures(t.account.id, 10)[0]).toMatchObject({ forced: true, probability: null });
+
+    const mine = await configCall("regular"); // randomised and stored
+    expect(await configCall("regular", { desired_experiences: [`exp_r:${mine}`] })).toBe(mine);
+    await summary("regular", mine, START);
+    expect(t.store.listExposures(t.account.id, 10)[0]).toMatchObject({ forced: false, probability: 0.5, split: '{"v_a":0.5,"v_b":0.5}' });
+    const r = await results();
+    expect(r.total_visitors).toBe(1);
+    expect(r.rules[0]!.srm.observed.reduce((a, b) => a + b, 0)).toBe(1);
+  });
 });
