@@ -222,6 +222,15 @@ describe("visual editor", () => {
     await expect.poll(async () => (await api(visual.request, "GET", `/api/experiences/${experience.id}`)).name).toBe("Renamed after reloading");
     stored = await api(visual.request, "GET", `/api/experiences/${experience.id}`);
     expect((variationsOf(stored)[0]!.configs[0]!.variation as HtmlElementVariation).innerHTML).toBe("Visual editor price");
+    // A status change from the same tab is no conflict: a PUT keeps the status, so the form takes
+    // the new version as its base (its rules came back in another key order: same values).
+    await older.getByTestId("status-running").click();
+    await expect.poll(() => older.getByTestId("status-badge").first().getAttribute("data-status")).toBe("running");
+    await name.fill("Renamed while running");
+    await older.getByRole("button", { name: "Save changes" }).click();
+    await expect.poll(async () => (await api(visual.request, "GET", `/api/experiences/${experience.id}`)).name, { timeout: 5_000 }).toBe("Renamed while running");
+    expect(await older.getByTestId("save-conflict").count()).toBe(0);
+    stored = await api(visual.request, "GET", `/api/experiences/${experience.id}`);
 
     // The other way round: the same variation's configs saved elsewhere stop the visual editor's
     // save too; its edit stays until "Reload the latest version".

@@ -26,6 +26,7 @@ import {
   matchTargets,
   previewUrl,
 } from "../src/pages/experience-editor/preview.js";
+import { canonicalJson, sameEditedFields } from "../src/api/experiences.js";
 
 let service: TestApp;
 let auth: Auth;
@@ -144,6 +145,16 @@ describe("stored experiences in the form", () => {
     expect(saved(form).rules[0]!.behaviour.traffic_allocation).toBe(third);
     form.rules[0]!.behaviour.traffic = "33.3";
     expect(saved(form).rules[0]!.behaviour.traffic_allocation).toBe(0.333);
+  });
+
+  it("takes a version that differs only in status or key order as the same edit base, not one with other values", () => {
+    const detail = detailOf(demoExperiences()[0]!);
+    const reordered: ExperienceDetail = JSON.parse(canonicalJson({ ...detail, status: "paused", updated_at: "2030-01-01T00:00:00.000Z" }));
+    expect(JSON.stringify(reordered.rules)).not.toBe(JSON.stringify(detail.rules));
+    expect(sameEditedFields(detail, reordered)).toBe(true);
+    expect(sameEditedFields(detail, { ...detail, name: "Other" })).toBe(false);
+    const rule = detail.rules[0]!;
+    expect(sameEditedFields(detail, { ...detail, rules: [{ ...rule, behaviour: { ...rule.behaviour, traffic_allocation: 0.5 } }] })).toBe(false);
   });
 
   it("tells a change of meaning from a change of spelling", () => {

@@ -111,12 +111,25 @@ export function useExperience(id: string | undefined) {
 }
 
 /**
+ * JSON with every object's keys sorted: two answers holding the same values compare equal even
+ * when their keys come in another order (the service stores them in the order each writer sent,
+ * and react-query's structural sharing keeps an equal old object in place of a new one).
+ */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === "object" && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
+}
+
+/**
  * The fields an editor saves are the same in both versions: only the status (or nothing) moved,
  * so a save based on `a` overwrites nothing of `b` (PUT keeps the status).
  */
 export function sameEditedFields(a: ExperienceDetail, b: ExperienceDetail): boolean {
   const fields = (e: ExperienceDetail) =>
-    JSON.stringify([e.name, e.kind, e.priority, e.pages, e.rules, e.goals]);
+    canonicalJson([e.name, e.kind, e.priority, e.pages, e.rules, e.goals]);
   return fields(a) === fields(b);
 }
 

@@ -12,7 +12,7 @@ import type {
 } from "@storefit/contract";
 import { ApiRequestError, apiFetch } from "./client";
 import { queryKeys } from "./queries";
-import { PRECONDITION_FAILED, fetchVersionedExperience } from "./experiences";
+import { PRECONDITION_FAILED, canonicalJson, fetchVersionedExperience } from "./experiences";
 import type { VersionedExperience } from "./experiences";
 
 // The same keys as the experience editor's (api/experiences.ts): a save here updates the detail
@@ -114,7 +114,7 @@ export function useSaveVariationConfigs() {
           VARIATION_GONE,
           "This variation was removed from the experience since the editor opened it.",
         );
-      if (JSON.stringify(stored) !== JSON.stringify(loaded))
+      if (canonicalJson(stored) !== canonicalJson(loaded))
         throw new ApiRequestError(
           412,
           PRECONDITION_FAILED,
