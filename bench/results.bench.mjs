@@ -13,6 +13,7 @@
 // page views per visitor besides the exposure's: they set how many visitors make the events).
 
 import { build } from "esbuild";
+import { serverBundleOptions } from "../packages/server/bundle.mjs";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import { dirname, join } from "node:path";
@@ -30,6 +31,7 @@ const cacheDir = join(root, "node_modules", ".cache", "storefit-bench");
 mkdirSync(cacheDir, { recursive: true });
 const bundle = join(cacheDir, "results-node.mjs");
 await build({
+  ...serverBundleOptions,
   stdin: {
     contents: `
       export { buildApp } from "../packages/server/src/app.js";
@@ -42,15 +44,6 @@ await build({
     sourcefile: "results-node.ts",
   },
   outfile: bundle,
-  bundle: true,
-  platform: "node",
-  format: "esm",
-  target: "node20",
-  conditions: ["source"],
-  external: ["fastify", "@fastify/*", "better-sqlite3"],
-  logLevel: "warning",
-  // As packages/server/build.mjs: bundled CommonJS (the stats engine's stdlib) requires built-ins.
-  banner: { js: 'import { createRequire as __storefitCreateRequire } from "node:module"; const require = __storefitCreateRequire(import.meta.url);' },
 });
 const { buildApp, SqliteStore, seedDemo, DEMO_ACCOUNT_ID, simulateVisitors, writeSimulation, DEMO_PRICE_MESSAGE_ARMS } = await import(
   pathToFileURL(bundle).href

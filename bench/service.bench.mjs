@@ -20,6 +20,7 @@ import os from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { serverBundleOptions } from "../packages/server/bundle.mjs";
 import Database from "better-sqlite3";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -203,17 +204,9 @@ const serviceBundle = join(cacheDir, "service-node.mjs");
 // The server bundled from source as packages/server/build.mjs does (npm dependencies external);
 // written under node_modules so the bundle resolves them.
 await build({
+  ...serverBundleOptions,
   entryPoints: [join(here, "service-node.ts")],
   outfile: serviceBundle,
-  bundle: true,
-  platform: "node",
-  format: "esm",
-  target: "node20",
-  conditions: ["source"],
-  external: ["fastify", "@fastify/*", "better-sqlite3"],
-  logLevel: "warning",
-  // As packages/server/build.mjs: bundled CommonJS (the stats engine's stdlib) requires built-ins.
-  banner: { js: 'import { createRequire as __storefitCreateRequire } from "node:module"; const require = __storefitCreateRequire(import.meta.url);' },
 });
 
 // BENCH_SERVICE_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the service.

@@ -7,6 +7,7 @@
 // and seeding it as the service would on first start (STOREFIT_ADMIN_EMAIL/PASSWORD). It may run
 // while the service runs (WAL). It refuses to fill the same account twice.
 import { build } from "esbuild";
+import { serverBundleOptions } from "../packages/server/bundle.mjs";
 import { mkdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -20,6 +21,7 @@ const cacheDir = join(root, "node_modules", ".cache", "storefit-demo-data");
 mkdirSync(cacheDir, { recursive: true });
 const bundle = join(cacheDir, "demo-data.mjs");
 await build({
+  ...serverBundleOptions,
   stdin: {
     contents: `
       export { SqliteStore } from "./packages/server/src/store/sqlite.js";
@@ -31,15 +33,6 @@ await build({
     sourcefile: "demo-data-entry.ts",
   },
   outfile: bundle,
-  bundle: true,
-  platform: "node",
-  format: "esm",
-  target: "node20",
-  conditions: ["source"],
-  external: ["fastify", "@fastify/*", "better-sqlite3"],
-  logLevel: "warning",
-  // Bundled CommonJS (the stats engine's stdlib) requires Node built-ins at run time.
-  banner: { js: 'import { createRequire as __storefitCreateRequire } from "node:module"; const require = __storefitCreateRequire(import.meta.url);' },
 });
 const { SqliteStore, DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD, seedDemo, fillDemoHistory } = await import(pathToFileURL(bundle).href);
 
