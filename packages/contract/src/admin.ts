@@ -30,6 +30,8 @@ export type ExperienceSummary = {
   /** Page targeting, as `domain + page_path` with its match kind. */
   pages: { domain: string; page_path: string; page_match: "exact_match" | "contains" | "regex" }[];
   variation_count: number;
+  /** Per rule, in order: the share of its audience that enters and its variations' weights. */
+  traffic: { rule_id: string; traffic_allocation: number; weights: number[] }[];
   updated_at: string;
 };
 

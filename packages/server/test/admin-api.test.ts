@@ -86,6 +86,10 @@ describe("resources", () => {
       ["exp_uk_tax_line", "running", "personalization", 1],
       ["exp_welcome_popup", "running", "personalization", 1],
     ]);
+    // What the list's traffic column shows, without reading each experience.
+    expect(body.experiences.find((e) => e.id === "exp_price_message")!.traffic).toEqual([
+      { rule_id: "rule_price_everyone", traffic_allocation: 1, weights: [50, 50] },
+    ]);
   });
 
   it("lists the latest events, newest first, with the total, and validates limit", async () => {

@@ -142,6 +142,11 @@ export function experienceRoutes(app: FastifyInstance, opts: AdminOptions): void
         priority: e.priority,
         pages: e.pages,
         variation_count: e.rules.reduce((n, r) => n + r.behaviour.variations.length, 0),
+        traffic: e.rules.map((r) => ({
+          rule_id: r.id,
+          traffic_allocation: r.behaviour.traffic_allocation,
+          weights: r.behaviour.variations.map((v) => v.weight),
+        })),
         updated_at: e.updated_at,
       })),
     }),

@@ -168,9 +168,17 @@ export const experienceListSchema = obj(
           priority: { type: "integer" },
           pages: { type: "array", items: pageTarget },
           variation_count: { type: "integer" },
+          traffic: {
+            type: "array",
+            description: "Per rule, in order: its traffic allocation and its variations' weights",
+            items: obj(
+              { rule_id: id, traffic_allocation: { type: "number" }, weights: { type: "array", items: { type: "number" } } },
+              ["rule_id", "traffic_allocation", "weights"],
+            ),
+          },
           updated_at: timestamp,
         },
-        ["id", "name", "status", "kind", "priority", "pages", "variation_count", "updated_at"],
+        ["id", "name", "status", "kind", "priority", "pages", "variation_count", "traffic", "updated_at"],
       ),
     },
   },

@@ -72,7 +72,7 @@ const columns = (canEdit: boolean): readonly Column<ExperienceSummary>[] => [
     ),
   },
   { key: "pages", header: "Pages", cell: (e) => <PagesCell pages={e.pages} /> },
-  { key: "traffic", header: "Traffic · split", cell: (e) => <TrafficCell experienceId={e.id} /> },
+  { key: "traffic", header: "Traffic · split", cell: (e) => <TrafficCell traffic={e.traffic} /> },
   {
     key: "result",
     header: "Headline result",
