@@ -31,8 +31,11 @@ export function useSdkHarness() {
     [h.fake, h.browser] = await Promise.all([startFakeProvider(), launchBrowser()]);
   });
   afterEach(async () => {
-    await Promise.all(h.contexts.map((c) => c.close()));
-    h.contexts.length = 0;
+    // Close first (a closing page's last requests belong to this test), but never wait long:
+    // a context that is slow to close must not leave this test's answers and recorded requests
+    // to the next test.
+    const open = h.contexts.splice(0);
+    await Promise.race([Promise.all(open.map((c) => c.close())), new Promise((r) => setTimeout(r, 10_000))]);
     h.fake.reset();
   });
   afterAll(async () => {

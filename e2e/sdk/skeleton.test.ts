@@ -202,14 +202,17 @@ describe("redirects keep the page hidden (spec §4, §5)", () => {
     };
     h.fake.configs((req) => (req.body.current_page_path.startsWith("/old") ? answer(redirect) : answer()));
     h.fake.page("/landing", { body: "<p>landing</p>" });
-    const o = await open("/old0", { body: PRODUCT }, { waitUntil: "commit" });
+    // A first page outside the redirect (paths starting "/old" redirect) opens the visitor.
+    const o = await open("/start", { body: PRODUCT });
     const revealedOn: string[] = [];
     await o.context.exposeBinding("reportReveal", (_src, path: string) => void revealedOn.push(path));
     await o.context.addInitScript(() => document.addEventListener("storefit:revealed", () => (window as unknown as { reportReveal: (p: string) => void }).reportReveal(location.pathname)));
     h.fake.page("/old", { body: PRODUCT });
-    await o.page.goto(h.fake.shopUrl("/old"));
+    // "commit": the script leaves /old before its load event, which would abort a wait for "load".
+    await o.page.goto(h.fake.shopUrl("/old"), { waitUntil: "commit" });
     await o.page.waitForURL((u) => u.pathname === "/landing");
     await o.page.waitForFunction(() => !document.getElementById("storefit-hide"));
+    await eventually(() => revealedOn.length > 0, 5000, "the reveal report of /landing");
     expect(revealedOn).toEqual(["/landing"]);
   });
 });
