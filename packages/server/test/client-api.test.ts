@@ -251,6 +251,34 @@ describe("the config answer (product.md Appendix A)", () => {
     expect((bare.json() as ConfigsResponse).long_url).toBe(`${SHOP_ORIGIN}${path}`);
   });
 
+  it("is exactly the JSON of its parts in UTF-8, with its byte length, for any text and any number of configs", async () => {
+    const price = structuredClone(store.getExperience(account.id, "exp_price_message")!);
+    const text = "Free delivery over £40 — für Kinder, 子供, 🍼 \"quoted\" \\ \u2028";
+    for (const rule of price.rules) {
+      for (const v of rule.behaviour.variations) {
+        for (const c of v.configs) c.variation = { innerHTML: text };
+        // A second config, so that the answer joins several.
+        v.configs.push({ ...v.configs[0]!, config_customer_id: `${v.configs[0]!.config_customer_id}_2`, config_id: `${v.configs[0]!.config_id}_2`, properties: { ...v.configs[0]!.properties, element_path: "#second" } });
+      }
+    }
+    store.saveExperience(price);
+    // On "/" a first-time visitor gets the welcome popup (one config).
+    const ask = (path: string) =>
+      post(`/v1/users/configs/${q}`, { user: user("v-bytes", { properties: { is_first_time_visitor: true } }), current_page_path: path, current_domain: "littlesprouts.localhost" });
+    for (const path of [usProduct(), "/", "/nothing-runs-here"]) {
+      const res = await ask(path);
+      expect(res.statusCode).toBe(200);
+      expect(res.headers["content-type"]).toBe("application/json; charset=utf-8");
+      expect(Number(res.headers["content-length"])).toBe(res.rawPayload.length);
+      const body = res.json() as ConfigsResponse;
+      // The joined bytes are the serialization of the parsed answer, key for key.
+      expect(res.body).toBe(JSON.stringify({ configs: body.configs, user_id: body.user_id, page_paths: body.page_paths, long_url: body.long_url }));
+      if (path === usProduct()) expect(Object.values(body.configs).map((c) => (c.variation as { innerHTML: string }).innerHTML)).toEqual([text, text]);
+      if (path === "/") expect(Object.keys(body.configs)).toHaveLength(1);
+      if (path === "/nothing-runs-here") expect(body.configs).toEqual({});
+    }
+  });
+
   it("shows first-time visitors the welcome popup template on the home page, and no one else", async () => {
     const ask = (props: Record<string, unknown>) =>
       post(`/v1/users/configs/${q}`, { user: user("v-home", { properties: props }), current_page_path: "/", current_domain: "littlesprouts.localhost" });

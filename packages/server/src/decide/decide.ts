@@ -34,9 +34,14 @@ import { unitHash } from "./hash.js";
 
 export type Decision = {
   configs: Record<string, Config>;
-  /** `configs` as JSON text, joined from the plan's serialized configs. */
-  configsJson: string;
+  /**
+   * `configs` as UTF-8 JSON members (`"key":{…}`), in answer order, from the plan's serialized
+   * configs: the answer is copied together from them (routes/client.ts), never re-serialized.
+   */
+  configsJson: readonly Buffer[];
   page_paths: string[];
+  /** `page_paths` as JSON text, made once per plan. */
+  pagePathsJson: string;
   /** Assignments that are new or changed by this decision, to store (never in preview). */
   assignments: Assignment[];
 };
@@ -70,7 +75,7 @@ export type PlannedVariation = {
    * The answered Configs with their JSON text. A Config depends only on the experience, rule,
    * variation and config — never on the visitor — so it is built and serialized once per plan.
    */
-  answers: { key: string; config: Config; fragment: string }[];
+  answers: { key: string; config: Config; json: Buffer }[];
 };
 
 /** An experience that targets the current page, with each variation's answer on it. */
@@ -85,6 +90,7 @@ export type PagePlan = {
   /** Ranked by priority (highest first), then age; desired and preferred re-rank per request. */
   candidates: PlannedExperience[];
   page_paths: string[];
+  pagePathsJson: string;
   /** How many distinct things (config keys, elements) the plan's configs can take. */
   claimCount: number;
 };
@@ -198,15 +204,17 @@ export function planPage(
           claims: configs.flatMap(claimKeys).map(claimOf),
           answers: configs.map((c) => {
             const config = answerOf(exp, rule, v, c, audience);
-            // `"key":{…}` — this config's part of the answer's configs object, serialized once.
-            return { key: c.config_customer_id, config, fragment: `${JSON.stringify(c.config_customer_id)}:${JSON.stringify(config)}` };
+            // `"key":{…}` — this config's member of the answer's configs object, serialized and
+            // UTF-8 encoded once: answering it is a copy of bytes.
+            return { key: c.config_customer_id, config, json: Buffer.from(`${JSON.stringify(c.config_customer_id)}:${JSON.stringify(config)}`) };
           }),
         });
       }
     }
     candidates.push({ exp, here });
   }
-  return { candidates, page_paths: [...pagePaths], claimCount: claimIndex.size };
+  const page_paths = [...pagePaths];
+  return { candidates, page_paths, pagePathsJson: JSON.stringify(page_paths), claimCount: claimIndex.size };
 }
 
 function planFor(input: DecisionInput, location: Location, preview: boolean): PagePlan {
@@ -254,7 +262,6 @@ export function decide(input: DecisionInput): Decision {
   }
 
   const answers: PlannedVariation["answers"] = [];
-  const fragments: string[] = [];
   const claimed = new Uint8Array(plan.claimCount);
   const changed: Assignment[] = [];
 
@@ -312,10 +319,7 @@ export function decide(input: DecisionInput): Decision {
     if (!onPage) continue;
     if (onPage.claims.some((k) => claimed[k] === 1)) continue;
     for (const k of onPage.claims) claimed[k] = 1;
-    for (const a of onPage.answers) {
-      answers.push(a);
-      fragments.push(a.fragment);
-    }
+    for (const a of onPage.answers) answers.push(a);
   }
   return {
     // Built when read: the service answers configsJson; `configs` is for callers and tests.
@@ -324,8 +328,9 @@ export function decide(input: DecisionInput): Decision {
       for (const a of answers) out[a.key] = a.config;
       return out;
     },
-    configsJson: `{${fragments.join(",")}}`,
+    configsJson: answers.map((a) => a.json),
     page_paths: plan.page_paths,
+    pagePathsJson: plan.pagePathsJson,
     assignments: changed,
   };
 }
