@@ -1,12 +1,14 @@
 // The baseline of the decision benchmark: a bare node:http server that reads the request body,
-// parses it, and answers a fixed JSON object of the service's answer size (BENCH_ANSWER_FILE)
-// with the same headers. Whatever the service spends beyond this is the cost of the service.
+// parses it, and answers JSON.stringify of a real answer of the service (BENCH_ANSWER_FILE: a
+// JSON array of them, answered in turn) with the same headers. Whatever the service spends
+// beyond this is the cost of the service.
 // Prints `{"port":…}` on stdout once listening.
 
 import { readFileSync } from "node:fs";
 import http from "node:http";
 
-const answer = JSON.parse(readFileSync(process.env.BENCH_ANSWER_FILE, "utf8"));
+const answers = JSON.parse(readFileSync(process.env.BENCH_ANSWER_FILE, "utf8"));
+let next = 0;
 
 const server = http.createServer((req, res) => {
   let body = "";
@@ -14,7 +16,7 @@ const server = http.createServer((req, res) => {
   req.on("data", (chunk) => (body += chunk));
   req.on("end", () => {
     JSON.parse(body);
-    const text = JSON.stringify(answer);
+    const text = JSON.stringify(answers[next++ % answers.length]);
     res.writeHead(200, {
       "content-type": "application/json; charset=utf-8",
       "content-length": Buffer.byteLength(text),

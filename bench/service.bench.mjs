@@ -10,7 +10,9 @@
 //
 // The machine is shared and noisy: service and baseline alternate in short slices (BENCH_SLICES)
 // so both see the same noise, and each rate is the requests over the summed time of its slices.
-// Env: BENCH_REQUESTS (20000 each), BENCH_CONCURRENCY (20), BENCH_ROUNDS (1), BENCH_SLICES (10),
+// Env: BENCH_REQUESTS (40000 each), BENCH_CONCURRENCY (20), BENCH_ROUNDS (1), BENCH_SLICES (20),
+// BENCH_NEW_VISITOR_EVERY (8: one config call in 8 is a visitor's first), BENCH_BROWSE (1: a
+// returning visitor asks on a random product page; 0: always on the page of their first visit),
 // BENCH_SERVICE_NODE_ARGS and BENCH_BARE_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=…"), BENCH_ONLY=decisions, BENCH_VERBOSE=1 (per slice).
 
 import { spawn } from "node:child_process";
@@ -25,18 +27,31 @@ import Database from "better-sqlite3";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..");
-const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 20_000);
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 40_000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
 /** Each round alternates service and baseline in this many slices. */
-const SLICES = Number(process.env.BENCH_SLICES ?? 10);
+const SLICES = Number(process.env.BENCH_SLICES ?? 20);
+/**
+ * One config call in this many is a new visitor's first; the others are returning visitors seen
+ * earlier in the run, picked at random. 8 is about a shop's pages per visitor (5 pages a session,
+ * 1.5 sessions); every share of first visits is spread evenly over the run, so each slice has it.
+ */
+const NEW_VISITOR_EVERY = Number(process.env.BENCH_NEW_VISITOR_EVERY ?? 8);
+/**
+ * Browsing (the default): a returning visitor's call is on any of the product pages, so a page
+ * new to them brings new assignments to store (experiences that target that page). Off: every
+ * call of a visitor is on the page of their first visit, so only first visits write.
+ */
+const BROWSE = process.env.BENCH_BROWSE !== "0";
 /** Prints every slice's rate and CPU per request. */
 const VERBOSE = process.env.BENCH_VERBOSE === "1";
 /** "decisions" skips the events part (for profiling the decision path alone). */
 const ONLY = process.env.BENCH_ONLY;
 const EVENTS_PER_BATCH = 5;
 const WARMUP_REQUESTS = 3000;
-const VISITORS = 5000;
+/** Answers of the service sampled for the baseline to send (the first warm-up calls). */
+const ANSWER_SAMPLES = 200;
 const CLIENT_KEY = "ck_demo_littlesprouts";
 const ORIGIN = "http://littlesprouts.localhost:4200";
 
@@ -124,30 +139,38 @@ function post(port, path, body) {
 
 const PAGES = ["/products/gentle-baby-wash", "/products/calendula-baby-lotion", "/products/kids-curl-cream", "/products/oatmeal-eczema-cream"];
 
-function configBody(i) {
-  const visitor = `bench-visitor-${i % VISITORS}`;
-  const path = PAGES[i % PAGES.length];
+/** The i-th config call: a new visitor's first every NEW_VISITOR_EVERY calls, else a returning one. */
+function configBody(i, prefix = "bench") {
+  const h = Math.imul(i + 1, 2654435761) >>> 0;
+  const first = i % NEW_VISITOR_EVERY === 0;
+  const seen = Math.floor(i / NEW_VISITOR_EVERY) + 1;
+  const n = first ? seen - 1 : h % seen;
+  const path = PAGES[BROWSE ? (h >>> 8) % PAGES.length : n % PAGES.length];
   return JSON.stringify({
     user: {
-      user_customer_id: visitor,
+      user_customer_id: `${prefix}-visitor-${n}`,
       anonymous: true,
-      utm_campaign: i % 3 ? "spring" : "autumn",
-      private_fields: { properties: i % 2 ? { tier: "gold" } : {} },
+      utm_campaign: n % 3 ? "spring" : "autumn",
+      private_fields: { properties: (n >> 1) % 2 ? { tier: "gold" } : {} },
       properties: {
-        cf_device_type: i % 2 ? "mobile" : "desktop",
+        cf_device_type: n % 2 ? "mobile" : "desktop",
         cf_browser_name: "Chrome",
         cf_os_name: "Android",
-        is_first_time_visitor: i < VISITORS,
+        is_first_time_visitor: first,
         cf_current_page_url: `${ORIGIN}${path}`,
       },
     },
     current_page_path: path,
     current_domain: "littlesprouts.localhost",
-    session_id: `s-${i % VISITORS}`,
+    session_id: `${prefix}-s-${n}`,
   });
 }
 const CONFIG_BODIES = Array.from({ length: REQUESTS }, (_, i) => configBody(i));
+// The warm-up's visitors are others: every measured first visit is a first visit to the service.
+const WARMUP_BODIES = Array.from({ length: WARMUP_REQUESTS }, (_, i) => configBody(i, "warmup"));
 
+/** The events' batches come from this many visitors. */
+const EVENT_VISITORS = 5000;
 let eventSeq = 0;
 function eventBatch(i, round) {
   const events = Array.from({ length: EVENTS_PER_BATCH }, (_, k) => ({
@@ -157,11 +180,11 @@ function eventBatch(i, round) {
     name: "page_view",
     insert_id: `bench-${round}-${i}-${k}-${eventSeq++}`,
     event_timestamp: 1_790_000_000_000 + i,
-    session_id: `s-${i % VISITORS}`,
+    session_id: `s-${i % EVENT_VISITORS}`,
     pageview_seq_number: 1,
     properties: { page_path: PAGES[i % PAGES.length], scroll_depth: 40 },
   }));
-  return { user: { user_customer_id: `bench-visitor-${i % VISITORS}`, anonymous: true }, events, cf_client_sdk_version: "0.0.21" };
+  return { user: { user_customer_id: `bench-visitor-${i % EVENT_VISITORS}`, anonymous: true }, events, cf_client_sdk_version: "0.0.21" };
 }
 
 // ---- the bare SQLite baseline ----
@@ -213,17 +236,24 @@ await build({
 const serviceArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? "").split(" ").filter(Boolean);
 const service = await startChild(serviceBundle, { BENCH_DATA_DIR: dir }, serviceArgs);
 try {
-  const sample = await post(service.port, `/v1/users/configs/?cfenc=${CLIENT_KEY}`, configBody(1));
-  if (sample.status !== 200) throw new Error(`config call failed: ${sample.status} ${sample.body}`);
-  const configs = Object.keys(JSON.parse(sample.body).configs).length;
-  const answerFile = join(dir, "answer.json");
-  writeFileSync(answerFile, sample.body);
+  // The baseline answers real answers of the service: those to the first warm-up calls, in turn,
+  // so that both sides send the same sizes of answer on average.
+  const answers = [];
+  for (const body of WARMUP_BODIES.slice(0, ANSWER_SAMPLES)) {
+    const sample = await post(service.port, `/v1/users/configs/?cfenc=${CLIENT_KEY}`, body);
+    if (sample.status !== 200) throw new Error(`config call failed: ${sample.status} ${sample.body}`);
+    answers.push(JSON.parse(sample.body));
+  }
+  const configs = answers.reduce((n, a) => n + Object.keys(a.configs).length, 0) / answers.length;
+  const answerBytes = answers.reduce((n, a) => n + Buffer.byteLength(JSON.stringify(a)), 0) / answers.length;
+  const answerFile = join(dir, "answers.json");
+  writeFileSync(answerFile, JSON.stringify(answers));
   const bareArgs = (process.env.BENCH_BARE_NODE_ARGS ?? "").split(" ").filter(Boolean);
   const bare = await startChild(join(here, "bare-http.mjs"), { BENCH_ANSWER_FILE: answerFile }, bareArgs);
   try {
     const path = `/v1/users/configs/?cfenc=${CLIENT_KEY}`;
-    const warm = (i) => CONFIG_BODIES[i % CONFIG_BODIES.length];
-    await load(service.port, path, warm, WARMUP_REQUESTS);
+    const warm = (i) => WARMUP_BODIES[i];
+    await load(service.port, path, (i) => WARMUP_BODIES[ANSWER_SAMPLES + i], WARMUP_REQUESTS - ANSWER_SAMPLES);
     await load(bare.port, path, warm, WARMUP_REQUESTS);
 
     // The machine is shared: alternate short slices so both sides see the same noise, and sum.
@@ -271,8 +301,8 @@ try {
     console.log(`Provider service — Node ${process.version}, ${os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(1)}`);
     console.log(
       `  config decisions: service ${fmt(d.service)}/s vs bare node:http ${fmt(d.bare)}/s → ${pct(d.service / d.bare)} ` +
-        `(target ≥ 70 %; ${service.running} running experiences, ${configs} configs per answer, ` +
-        `${fmt(ROUNDS * REQUESTS)} requests each in ${ROUNDS * SLICES} alternating slices, concurrency ${CONCURRENCY}; ` +
+        `(target ≥ 70 %; ${service.running} running experiences, ${configs.toFixed(1)} configs and ${fmt(answerBytes)} bytes per answer, ` +
+        `${fmt(ROUNDS * REQUESTS)} requests each, 1 in ${NEW_VISITOR_EVERY} a first visit, returning visitors ${BROWSE ? "on any product page" : "on the page of their first visit"}, in ${ROUNDS * SLICES} alternating slices, concurrency ${CONCURRENCY}; ` +
         `slices ${spread(decisions.slices.service)} vs ${spread(decisions.slices.bare)})`,
     );
     console.log(
