@@ -688,35 +688,40 @@ export class SqliteStore implements Store {
    */
   commitClientWrites(writes: readonly ClientWrite[]): InsertResult[] {
     const durable = writes.some((w) => w.kind !== "decision");
-    if (!durable) this.db.pragma("synchronous = NORMAL");
+    // Prepared once: db.pragma() prepares its statement on every call, and this runs per batch.
+    if (!durable) this.sql("PRAGMA synchronous = NORMAL").run();
     try {
       return this.commitInOrder(writes);
     } finally {
-      if (!durable) this.db.pragma("synchronous = FULL");
+      if (!durable) this.sql("PRAGMA synchronous = FULL").run();
     }
   }
 
+  /** The batch's transaction, made once (db.transaction() builds a new wrapper on every call). */
+  private commitBatch: ((writes: readonly ClientWrite[]) => InsertResult[]) | undefined;
+
   private commitInOrder(writes: readonly ClientWrite[]): InsertResult[] {
-    return this.db.transaction((): InsertResult[] =>
-      writes.map((w): InsertResult => {
-        switch (w.kind) {
-          case "decision":
-            this.writeDecision(w.accountId, w.userId, w.user, w.assignments, w.now);
-            return { accepted: w.assignments.length, duplicates: 0 };
-          case "events":
-            if (w.touch) this.touchVisitor(w.accountId, w.userId, w.user, w.now);
-            return this.writeEvents(w.accountId, w.userId, w.events, w.now);
-          case "exposures":
-            if (w.touch) this.touchVisitor(w.accountId, w.userId, w.user, w.now);
-            return this.writeExposures(w.accountId, w.exposures, w.now);
-          case "devices":
-            return this.writeDevices(w.accountId, w.devices, w.now);
-          case "alert":
-            this.addAlert(w.accountId, w.alert, w.now);
-            return { accepted: 1, duplicates: 0 };
-        }
-      }),
-    )();
+    this.commitBatch ??= this.db.transaction((batch: readonly ClientWrite[]) => batch.map((w) => this.commitOne(w)));
+    return this.commitBatch(writes);
+  }
+
+  private commitOne(w: ClientWrite): InsertResult {
+    switch (w.kind) {
+      case "decision":
+        this.writeDecision(w.accountId, w.userId, w.user, w.assignments, w.now);
+        return { accepted: w.assignments.length, duplicates: 0 };
+      case "events":
+        if (w.touch) this.touchVisitor(w.accountId, w.userId, w.user, w.now);
+        return this.writeEvents(w.accountId, w.userId, w.events, w.now);
+      case "exposures":
+        if (w.touch) this.touchVisitor(w.accountId, w.userId, w.user, w.now);
+        return this.writeExposures(w.accountId, w.exposures, w.now);
+      case "devices":
+        return this.writeDevices(w.accountId, w.devices, w.now);
+      case "alert":
+        this.addAlert(w.accountId, w.alert, w.now);
+        return { accepted: 1, duplicates: 0 };
+    }
   }
 
   countAssignments(accountId: string): number {
