@@ -249,6 +249,45 @@ describe("optimistic concurrency: ETag and If-Match", () => {
     }
   });
 
+  // Node A reads the experience, checks If-Match and writes it back; node B (another process:
+  // here a second connection to the same file) tries to save an edit in between. It must not land
+  // there, or A's write would silently drop it: B waits for A's write lock (here: busy at once).
+  for (const [what, request] of [
+    ["PATCH", (id: string, etag: string) => call(t.app, owner, "PATCH", `/api/experiences/${id}`, { name: "Node A" }, { "if-match": etag })],
+    ["PUT", (id: string, etag: string) => call(t.app, owner, "PUT", `/api/experiences/${id}`, { ...experienceBody(), name: "Node A" }, { "if-match": etag })],
+    ["a status change", (id: string) => setStatus(id, "archived")],
+  ] as const) {
+    it(`${what} on one node: another node's write cannot land between its read and its write`, async () => {
+      const created = await call(t.app, owner, "POST", "/api/experiences", experienceBody());
+      const id = created.json().id as string;
+      const nodeB = new SqliteStore(t.file);
+      (nodeB as unknown as { db: { pragma(s: string): unknown } }).db.pragma("busy_timeout = 0");
+      const getExperience = t.store.getExperience.bind(t.store);
+      let interleaved: "landed" | "waited" | null = null;
+      const spy = vi.spyOn(t.store, "getExperience").mockImplementation((accountId, expId) => {
+        const read = getExperience(accountId, expId);
+        if (interleaved === null && read) {
+          try {
+            nodeB.saveExperience({ ...read, priority: 42 });
+            interleaved = "landed";
+          } catch (e) {
+            expect((e as { code?: string }).code).toBe("SQLITE_BUSY");
+            interleaved = "waited";
+          }
+        }
+        return read;
+      });
+      try {
+        const res = await request(id, etagOf(created));
+        expect(res.statusCode, res.body).toBe(200);
+      } finally {
+        spy.mockRestore();
+        nodeB.close();
+      }
+      expect(interleaved).toBe("waited");
+    });
+  }
+
   it("documents 412 for PUT and PATCH in the OpenAPI document", async () => {
     const doc = (await t.app.inject({ method: "GET", url: "/api/openapi.json" })).json();
     const op = doc.paths["/api/experiences/{id}"];

@@ -82,7 +82,8 @@ function sendExperience(reply: FastifyReply, e: Experience, status = 200): Fasti
  * Optimistic concurrency for PUT and PATCH (RFC 9110 §13.1.1): with If-Match, the write is made
  * only if the stored experience still has one of the listed ETags (or any, for "*"); a weak
  * ETag never matches. Without If-Match the write is made as before (server-to-server callers).
- * Runs synchronously between the read and the write, so no other request comes in between.
+ * Runs between the read and the write inside store.exclusive, so no other request on this node,
+ * nor a write from another node, comes in between.
  */
 function checkIfMatch(req: FastifyRequest, current: Experience): void {
   const header = req.headers["if-match"];
@@ -190,9 +191,12 @@ export function experienceRoutes(app: FastifyInstance, opts: AdminOptions): void
     },
     async (req, reply) => {
       const accountId = req.caller!.account.id;
-      const current = load(accountId, req.params.id);
-      checkIfMatch(req, current);
-      return sendExperience(reply, save(accountId, current.id, req.body, current.status));
+      const saved = store.exclusive(() => {
+        const current = load(accountId, req.params.id);
+        checkIfMatch(req, current);
+        return save(accountId, current.id, req.body, current.status);
+      });
+      return sendExperience(reply, saved);
     },
   );
 
@@ -209,9 +213,12 @@ export function experienceRoutes(app: FastifyInstance, opts: AdminOptions): void
     },
     async (req, reply) => {
       const accountId = req.caller!.account.id;
-      const current = load(accountId, req.params.id);
-      checkIfMatch(req, current);
-      return sendExperience(reply, save(accountId, current.id, { ...toInput(current), ...req.body }, current.status));
+      const saved = store.exclusive(() => {
+        const current = load(accountId, req.params.id);
+        checkIfMatch(req, current);
+        return save(accountId, current.id, { ...toInput(current), ...req.body }, current.status);
+      });
+      return sendExperience(reply, saved);
     },
   );
 
@@ -251,16 +258,21 @@ export function experienceRoutes(app: FastifyInstance, opts: AdminOptions): void
     },
     async (req, reply) => {
       const accountId = req.caller!.account.id;
-      const current = load(accountId, req.params.id);
-      const to = req.body.status;
-      checkTransition(current.status, to);
-      if (to === "running") {
-        const reason = unpublishableReason(current);
-        if (reason) throw new HttpError(409, "not_publishable", reason);
-      }
-      if (to === current.status) return sendExperience(reply, current);
-      const { created_at: _c, updated_at: _u, ...rest } = current;
-      return sendExperience(reply, store.saveExperience({ ...rest, status: to }));
+      // Exclusive: the experience is written back whole, so an edit committed by another node
+      // between this read and this write would otherwise be lost.
+      const saved = store.exclusive(() => {
+        const current = load(accountId, req.params.id);
+        const to = req.body.status;
+        checkTransition(current.status, to);
+        if (to === "running") {
+          const reason = unpublishableReason(current);
+          if (reason) throw new HttpError(409, "not_publishable", reason);
+        }
+        if (to === current.status) return current;
+        const { created_at: _c, updated_at: _u, ...rest } = current;
+        return store.saveExperience({ ...rest, status: to });
+      });
+      return sendExperience(reply, saved);
     },
   );
 

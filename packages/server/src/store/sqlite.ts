@@ -327,6 +327,12 @@ export class SqliteStore implements Store {
     );
   }
 
+  exclusive<T>(fn: () => T): T {
+    // BEGIN IMMEDIATE takes the write lock before the first read: another connection's write
+    // waits (busy_timeout) until this one commits or rolls back.
+    return this.db.transaction(fn).immediate();
+  }
+
   /** A prepared statement, prepared on first use (after migrations created its tables). */
   private sql(text: string): Database.Statement {
     let stmt = this.statements.get(text);

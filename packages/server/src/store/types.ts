@@ -191,6 +191,12 @@ export interface Store {
   /** Applies pending numbered migrations; safe to call on every start. */
   migrate(): void;
   close(): void;
+  /**
+   * Runs `fn` (synchronous) in one write transaction that every other writer, on any node, waits
+   * for: what `fn` reads is the latest committed state, and nothing commits between those reads
+   * and `fn`'s writes (read, check, write: If-Match, status transitions). A throw rolls back.
+   */
+  exclusive<T>(fn: () => T): T;
 
   createAccount(account: NewAccount): Account;
   getAccountByClientKey(clientKey: string): Account | null;
