@@ -38,7 +38,7 @@ export type Decision = {
    * `configs` as UTF-8 JSON members (`"key":{…}`), in answer order, from the plan's serialized
    * configs: the answer is copied together from them (routes/client.ts), never re-serialized.
    */
-  configsJson: readonly Buffer[];
+  configMembers: readonly Buffer[];
   page_paths: string[];
   /** `page_paths` as JSON text, made once per plan. */
   pagePathsJson: string;
@@ -322,13 +322,13 @@ export function decide(input: DecisionInput): Decision {
     for (const a of onPage.answers) answers.push(a);
   }
   return {
-    // Built when read: the service answers configsJson; `configs` is for callers and tests.
+    // Built when read: the service answers configMembers; `configs` is for callers and tests.
     get configs() {
       const out: Record<string, Config> = {};
       for (const a of answers) out[a.key] = a.config;
       return out;
     },
-    configsJson: answers.map((a) => a.json),
+    configMembers: answers.map((a) => a.json),
     page_paths: plan.page_paths,
     pagePathsJson: plan.pagePathsJson,
     assignments: changed,

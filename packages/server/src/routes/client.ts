@@ -106,7 +106,7 @@ const COMMA = Buffer.from(",");
  * (decide.ts), so answering copies ~8 KB of bytes rather than serializing configs, flattening a
  * joined string and encoding it — the same JSON as serializing ConfigsResponse (tests compare).
  */
-export function joinAnswer(members: readonly Buffer[], tail: string): Buffer {
+function joinAnswer(members: readonly Buffer[], tail: string): Buffer {
   const end = Buffer.from(tail);
   const parts: Buffer[] = [CONFIGS_OPEN];
   let length = CONFIGS_OPEN.length + end.length;
@@ -232,7 +232,7 @@ export function clientRoutes(
         visitors.recorded(visitor, decision.assignments, nowMs);
       }
       const tail = `},"user_id":${JSON.stringify(userId)},"page_paths":${decision.pagePathsJson},"long_url":${JSON.stringify(longUrlOf(body, req.headers.origin))}}`;
-      return reply.type("application/json; charset=utf-8").send(joinAnswer(decision.configsJson, tail));
+      return reply.type("application/json; charset=utf-8").send(joinAnswer(decision.configMembers, tail));
     },
   );
 
