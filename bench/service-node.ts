@@ -51,7 +51,8 @@ function benchExperiences(): NewExperience[] {
     };
     const targeted = {
       id: `rule_bench_${i}_aud`,
-      audience_id: i % 4 === 1 ? "aud_bench_campaign" : "aud_bench_mobile",
+      // Targeted rules are on even experiences: half of them on the campaign, half on the device.
+      audience_id: i % 4 === 2 ? "aud_bench_campaign" : "aud_bench_mobile",
       behaviour: { id: `beh_bench_${i}_aud`, name: "Targeted", traffic_allocation: 1, variations: variations(i + 100, element) },
     };
     return {

@@ -258,10 +258,13 @@ try {
 
     // The machine is shared: alternate short slices so both sides see the same noise, and sum.
     const decisions = { service: { n: 0, s: 0 }, bare: { n: 0, s: 0 }, slices: { service: [], bare: [] } };
-    const slice = Math.ceil(REQUESTS / SLICES);
     for (let r = 0; r < ROUNDS; r++) {
+      // Each round has visitors of its own, so that every round has its share of first visits.
+      const bodies = r === 0 ? CONFIG_BODIES : Array.from({ length: REQUESTS }, (_, i) => configBody(i, `bench${r}`));
       for (let k = 0; k < SLICES; k++) {
-        const bodyOf = (i) => CONFIG_BODIES[(k * slice + i) % CONFIG_BODIES.length];
+        const from = Math.floor((k * REQUESTS) / SLICES);
+        const slice = Math.floor(((k + 1) * REQUESTS) / SLICES) - from;
+        const bodyOf = (i) => bodies[from + i];
         for (const [side, port] of k % 2 ? [["service", service.port], ["bare", bare.port]] : [["bare", bare.port], ["service", service.port]]) {
           const child = side === "service" ? service.child : bare.child;
           const cpuBefore = await cpuOf(child);

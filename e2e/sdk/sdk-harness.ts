@@ -32,11 +32,16 @@ export function useSdkHarness() {
   });
   afterEach(async () => {
     // Close first (a closing page's last requests belong to this test), but never wait long:
-    // a context that is slow to close must not leave this test's answers and recorded requests
-    // to the next test.
+    // the fake provider is reset for the next test even when a context is slow to close (whose
+    // later requests would then still reach the next test's recordings).
     const open = h.contexts.splice(0);
-    await Promise.race([Promise.all(open.map((c) => c.close())), new Promise((r) => setTimeout(r, 10_000))]);
-    h.fake.reset();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    try {
+      await Promise.race([Promise.all(open.map((c) => c.close())), new Promise((r) => (timer = setTimeout(r, 10_000)))]);
+    } finally {
+      clearTimeout(timer);
+      h.fake.reset();
+    }
   });
   afterAll(async () => {
     await h.browser?.close();

@@ -104,7 +104,9 @@ const COMMA = Buffer.from(",");
  * The config call's answer as bytes: `{"configs":{` + the configs' members, comma-separated, +
  * `tail` (which closes the configs object). The members are UTF-8 JSON made once per page plan
  * (decide.ts), so answering copies ~8 KB of bytes rather than serializing configs, flattening a
- * joined string and encoding it — the same JSON as serializing ConfigsResponse (tests compare).
+ * joined string and encoding it. It parses to the same ConfigsResponse, and is byte for byte its
+ * JSON.stringify (tests compare) unless a config key looks like an array index ("42"), which
+ * JSON.stringify would move to the front while the answer keeps the decision's order.
  */
 function joinAnswer(members: readonly Buffer[], tail: string): Buffer {
   const end = Buffer.from(tail);

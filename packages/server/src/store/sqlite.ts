@@ -328,6 +328,8 @@ export class SqliteStore implements Store {
   }
 
   exclusive<T>(fn: () => T): T {
+    // Inside another transaction better-sqlite3 would make this a savepoint, which takes no lock.
+    if (this.db.inTransaction) throw new Error("store.exclusive() cannot run inside another transaction");
     // BEGIN IMMEDIATE takes the write lock before the first read: another connection's write
     // waits (busy_timeout) until this one commits or rolls back.
     return this.db.transaction(fn).immediate();
@@ -694,12 +696,13 @@ export class SqliteStore implements Store {
    */
   commitClientWrites(writes: readonly ClientWrite[]): InsertResult[] {
     const durable = writes.some((w) => w.kind !== "decision");
-    // Prepared once: db.pragma() prepares its statement on every call, and this runs per batch.
-    if (!durable) this.sql("PRAGMA synchronous = NORMAL").run();
+    // db.pragma(), not a cached statement: SQLite applies this pragma when the statement is
+    // compiled, so a cached one is recompiled on every run anyway and could apply a stale value.
+    if (!durable) this.db.pragma("synchronous = NORMAL");
     try {
       return this.commitInOrder(writes);
     } finally {
-      if (!durable) this.sql("PRAGMA synchronous = FULL").run();
+      if (!durable) this.db.pragma("synchronous = FULL");
     }
   }
 
