@@ -53,6 +53,7 @@ export const API_ERROR_CODES = {
   conflict: "Conflicts with an existing resource",
   last_owner: "The account must keep at least one owner",
   precondition_failed: "Changed since it was read (If-Match does not match its ETag)",
+  busy: "The database is busy with another write; retry in a moment",
   internal: "Internal error",
 } as const;
 

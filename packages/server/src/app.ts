@@ -87,6 +87,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       case "FST_ERR_CTP_INVALID_CONTENT_LENGTH":
         return sendError(reply, 400, "invalid_json", err.message);
     }
+    // Another node held the database's write lock for longer than busy_timeout (5 s): nothing
+    // was written; the caller may retry.
+    if ((err as { code?: string }).code === "SQLITE_BUSY") {
+      reply.header("retry-after", "1");
+      return sendError(reply, 503, "busy");
+    }
     const status = err.statusCode ?? 500;
     if (status >= 400 && status < 500) return sendError(reply, status, "invalid_body", err.message);
     req.log.error({ err }, "unhandled error");

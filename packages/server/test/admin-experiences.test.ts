@@ -6,7 +6,7 @@ import { buildApp } from "../src/app.js";
 import { SqliteStore } from "../src/store/sqlite.js";
 import { userIdFor } from "../src/routes/client.js";
 import { DEMO_CLIENT_KEY } from "../src/seed/demo.js";
-import { FIXED_NOW, FORM, MEMBER_PASSWORD, SHOP_ORIGIN, addOperator, call, experienceBody, makeApp, signIn, user } from "./helpers.js";
+import { FIXED_NOW, FORM, MEMBER_PASSWORD, SHOP_ORIGIN, addOperator, anotherNodeWritesAt, call, experienceBody, makeApp, signIn, user } from "./helpers.js";
 import type { Auth, TestApp } from "./helpers.js";
 
 let t: TestApp;
@@ -249,9 +249,9 @@ describe("optimistic concurrency: ETag and If-Match", () => {
     }
   });
 
-  // Node A reads the experience, checks If-Match and writes it back; node B (another process:
-  // here a second connection to the same file) tries to save an edit in between. It must not land
-  // there, or A's write would silently drop it: B waits for A's write lock (here: busy at once).
+  // Node A reads the experience, checks If-Match and writes it back; node B (another process)
+  // tries to save an edit in between. It must not land there, or A's write would silently drop
+  // it: B waits for A's write lock (test/concurrency.test.ts covers the other handlers).
   for (const [what, request] of [
     ["PATCH", (id: string, etag: string) => call(t.app, owner, "PATCH", `/api/experiences/${id}`, { name: "Node A" }, { "if-match": etag })],
     ["PUT", (id: string, etag: string) => call(t.app, owner, "PUT", `/api/experiences/${id}`, { ...experienceBody(), name: "Node A" }, { "if-match": etag })],
@@ -260,31 +260,14 @@ describe("optimistic concurrency: ETag and If-Match", () => {
     it(`${what} on one node: another node's write cannot land between its read and its write`, async () => {
       const created = await call(t.app, owner, "POST", "/api/experiences", experienceBody());
       const id = created.json().id as string;
-      const nodeB = new SqliteStore(t.file);
-      (nodeB as unknown as { db: { pragma(s: string): unknown } }).db.pragma("busy_timeout = 0");
-      const getExperience = t.store.getExperience.bind(t.store);
-      let interleaved: "landed" | "waited" | null = null;
-      const spy = vi.spyOn(t.store, "getExperience").mockImplementation((accountId, expId) => {
-        const read = getExperience(accountId, expId);
-        if (interleaved === null && read) {
-          try {
-            nodeB.saveExperience({ ...read, priority: 42 });
-            interleaved = "landed";
-          } catch (e) {
-            expect((e as { code?: string }).code).toBe("SQLITE_BUSY");
-            interleaved = "waited";
-          }
-        }
-        return read;
-      });
+      const nodeB = anotherNodeWritesAt(t, "getExperience", (b) => b.saveExperience({ ...b.getExperience(t.account.id, id)!, priority: 42 }));
       try {
         const res = await request(id, etagOf(created));
         expect(res.statusCode, res.body).toBe(200);
       } finally {
-        spy.mockRestore();
-        nodeB.close();
+        nodeB.done();
       }
-      expect(interleaved).toBe("waited");
+      expect(nodeB.outcome()).toBe("waited");
     });
   }
 

@@ -1,4 +1,5 @@
 import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
+import { vi } from "vitest";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
@@ -189,3 +190,38 @@ export function experienceBody(overrides: Record<string, unknown> = {}) {
 }
 
 export { DEMO_CLIENT_KEY };
+
+/**
+ * "Another node" (a second connection to the test's SQLite file) tries `write` at the first
+ * `method` call that the app's store makes inside a transaction (store.exclusive), right after
+ * that read. With busy_timeout 0, a write that has to wait for the store's write lock fails at
+ * once with SQLITE_BUSY: "waited". "landed": it committed between the handler's read and its
+ * write. null: the handler made no such read inside a transaction.
+ */
+export function anotherNodeWritesAt(t: TestApp, method: keyof SqliteStore, write: (nodeB: SqliteStore) => void) {
+  const nodeB = new SqliteStore(t.file);
+  (nodeB as unknown as { db: { pragma(s: string): unknown } }).db.pragma("busy_timeout = 0");
+  const inTransaction = () => (t.store as unknown as { db: { inTransaction: boolean } }).db.inTransaction;
+  const original = (t.store[method] as (...args: unknown[]) => unknown).bind(t.store);
+  let outcome: "landed" | "waited" | null = null;
+  const spy = vi.spyOn(t.store as unknown as Record<string, (...args: unknown[]) => unknown>, method).mockImplementation((...args: unknown[]) => {
+    const result = original(...args);
+    if (outcome === null && inTransaction()) {
+      try {
+        write(nodeB);
+        outcome = "landed";
+      } catch (e) {
+        if ((e as { code?: string }).code !== "SQLITE_BUSY") throw e;
+        outcome = "waited";
+      }
+    }
+    return result;
+  });
+  return {
+    outcome: () => outcome,
+    done: () => {
+      spy.mockRestore();
+      nodeB.close();
+    },
+  };
+}

@@ -18,7 +18,7 @@ import type { Account, Operator, SecretKeyRecord } from "../store/types.js";
 import { hashPassword } from "../auth/password.js";
 import { newSecretKey, requireAccess } from "../auth/access.js";
 import { newId } from "../admin/experiences.js";
-import { sendError } from "../http/errors.js";
+import { HttpError, sendError } from "../http/errors.js";
 import { ADMIN_SECURITY, errorResponses, idParams } from "../schemas/common.js";
 import {
   accountPatchBody,
@@ -82,10 +82,16 @@ export function accountRoutes(app: FastifyInstance, opts: AdminOptions): void {
       },
     },
     async (req) => {
-      const account = req.caller!.account;
-      const updated = store.updateAccount(account.id, {
-        ...(req.body.name !== undefined ? { name: req.body.name } : {}),
-        ...(req.body.settings ? { settings: { ...account.settings, ...req.body.settings } } : {}),
+      const accountId = req.caller!.account.id;
+      // The settings given are merged into the stored ones as they are now (not as read when the
+      // request came in): a concurrent PATCH of another field, on any node, is kept.
+      const updated = store.exclusive(() => {
+        const account = store.getAccount(accountId);
+        if (!account) throw new HttpError(404, "not_found");
+        return store.updateAccount(accountId, {
+          ...(req.body.name !== undefined ? { name: req.body.name } : {}),
+          ...(req.body.settings ? { settings: { ...account.settings, ...req.body.settings } } : {}),
+        });
       });
       return accountView(updated!);
     },
@@ -122,7 +128,12 @@ export function accountRoutes(app: FastifyInstance, opts: AdminOptions): void {
         password_hash: await hashPassword(req.body.password),
         role: req.body.role,
       };
-      store.createOperator(operator);
+      // Checked again after the (slow) hashing, with the insert: the same email added meanwhile,
+      // on this node or another, is a 409, not a failed insert.
+      store.exclusive(() => {
+        if (store.getOperatorByEmail(email)) throw new HttpError(409, "conflict", "An operator with this email exists");
+        store.createOperator(operator);
+      });
       return reply.code(201).send(memberView(operator));
     },
   );
@@ -141,14 +152,18 @@ export function accountRoutes(app: FastifyInstance, opts: AdminOptions): void {
         response: { 200: memberSchema, ...errorResponses(400, 401, 403, 404, 409, 415) },
       },
     },
-    async (req, reply) => {
+    async (req) => {
       const accountId = req.caller!.account.id;
-      const current = store.getOperator(req.params.id);
-      if (!current || current.account_id !== accountId) return sendError(reply, 404, "not_found");
-      if (current.role === "owner" && req.body.role !== "owner" && ownersLeftWithout(accountId, current.id) === 0) {
-        return sendError(reply, 409, "last_owner");
-      }
-      return memberView(store.updateOperatorRole(accountId, current.id, req.body.role)!);
+      // Exclusive: two owners demoting each other at once, on any nodes, must leave one.
+      const updated = store.exclusive(() => {
+        const current = store.getOperator(req.params.id);
+        if (!current || current.account_id !== accountId) throw new HttpError(404, "not_found");
+        if (current.role === "owner" && req.body.role !== "owner" && ownersLeftWithout(accountId, current.id) === 0) {
+          throw new HttpError(409, "last_owner");
+        }
+        return store.updateOperatorRole(accountId, current.id, req.body.role)!;
+      });
+      return memberView(updated);
     },
   );
 
@@ -164,12 +179,12 @@ export function accountRoutes(app: FastifyInstance, opts: AdminOptions): void {
     },
     async (req, reply) => {
       const accountId = req.caller!.account.id;
-      const current = store.getOperator(req.params.id);
-      if (!current || current.account_id !== accountId) return sendError(reply, 404, "not_found");
-      if (current.role === "owner" && ownersLeftWithout(accountId, current.id) === 0) {
-        return sendError(reply, 409, "last_owner");
-      }
-      store.deleteOperator(accountId, current.id);
+      store.exclusive(() => {
+        const current = store.getOperator(req.params.id);
+        if (!current || current.account_id !== accountId) throw new HttpError(404, "not_found");
+        if (current.role === "owner" && ownersLeftWithout(accountId, current.id) === 0) throw new HttpError(409, "last_owner");
+        store.deleteOperator(accountId, current.id);
+      });
       return reply.code(204).send();
     },
   );

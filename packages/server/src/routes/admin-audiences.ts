@@ -8,7 +8,7 @@ import { requireAccess } from "../auth/access.js";
 import { newId } from "../admin/experiences.js";
 import { attributesOf, evalCondition, validateCondition } from "../decide/conditions.js";
 import type { Condition } from "../decide/conditions.js";
-import { HttpError, sendError } from "../http/errors.js";
+import { HttpError } from "../http/errors.js";
 import { ADMIN_SECURITY, bool, errorResponses, idParams, obj, str } from "../schemas/common.js";
 import type { JsonSchema } from "../schemas/common.js";
 import { audienceBody, audienceListSchema, audienceSchema } from "../schemas/admin.js";
@@ -200,14 +200,17 @@ export function audienceRoutes(app: FastifyInstance, opts: AdminOptions): void {
     },
     async (req) => {
       const accountId = req.caller!.account.id;
-      const current = load(accountId, req.params.id);
       checkCondition(req.body.condition);
-      return store.saveAudience({
-        id: current.id,
-        account_id: accountId,
-        name: req.body.name,
-        description: req.body.description ?? "",
-        condition: req.body.condition,
+      // Exclusive: an audience deleted meanwhile (on any node) is a 404, not re-created.
+      return store.exclusive(() => {
+        const current = load(accountId, req.params.id);
+        return store.saveAudience({
+          id: current.id,
+          account_id: accountId,
+          name: req.body.name,
+          description: req.body.description ?? "",
+          condition: req.body.condition,
+        });
       });
     },
   );
@@ -224,13 +227,17 @@ export function audienceRoutes(app: FastifyInstance, opts: AdminOptions): void {
     },
     async (req, reply) => {
       const accountId = req.caller!.account.id;
-      const current = load(accountId, req.params.id);
-      const users = store
-        .listExperiences(accountId)
-        .filter((e) => e.rules.some((r) => r.audience_id === current.id))
-        .map((e) => e.name);
-      if (users.length > 0) return sendError(reply, 409, "in_use", `Used by: ${users.join(", ")}`);
-      store.deleteAudience(accountId, current.id);
+      // Exclusive: no experience saved on another node between the check and the delete can be
+      // left naming a deleted audience.
+      store.exclusive(() => {
+        const current = load(accountId, req.params.id);
+        const users = store
+          .listExperiences(accountId)
+          .filter((e) => e.rules.some((r) => r.audience_id === current.id))
+          .map((e) => e.name);
+        if (users.length > 0) throw new HttpError(409, "in_use", `Used by: ${users.join(", ")}`);
+        store.deleteAudience(accountId, current.id);
+      });
       return reply.code(204).send();
     },
   );

@@ -21,7 +21,7 @@ import type {
 import type { Experience } from "../store/types.js";
 import { requireAccess } from "../auth/access.js";
 import { checkRules, checkTransition, fromInput, newId, unpublishableReason } from "../admin/experiences.js";
-import { HttpError, sendError } from "../http/errors.js";
+import { HttpError } from "../http/errors.js";
 import { ResultsCache } from "../results/cache.js";
 import { RESULTS_DEFAULTS, computeResults } from "../results/compute.js";
 import type { ResultsOptions } from "../results/compute.js";
@@ -164,7 +164,9 @@ export function experienceRoutes(app: FastifyInstance, opts: AdminOptions): void
       },
     },
     async (req, reply) => {
-      const saved = save(req.caller!.account.id, newId("exp"), req.body, "draft");
+      // Exclusive: the audiences its rules name are checked and the experience stored with no
+      // audience deleted in between.
+      const saved = store.exclusive(() => save(req.caller!.account.id, newId("exp"), req.body, "draft"));
       return sendExperience(reply, saved, 201);
     },
   );
@@ -234,11 +236,14 @@ export function experienceRoutes(app: FastifyInstance, opts: AdminOptions): void
     },
     async (req, reply) => {
       const accountId = req.caller!.account.id;
-      const current = load(accountId, req.params.id);
-      if (current.status === "running") {
-        return sendError(reply, 409, "invalid_transition", "Pause or archive a running experience before deleting it");
-      }
-      store.deleteExperience(accountId, current.id);
+      // Exclusive: an experience published on another node after this check is not deleted.
+      store.exclusive(() => {
+        const current = load(accountId, req.params.id);
+        if (current.status === "running") {
+          throw new HttpError(409, "invalid_transition", "Pause or archive a running experience before deleting it");
+        }
+        store.deleteExperience(accountId, current.id);
+      });
       return reply.code(204).send();
     },
   );
