@@ -169,3 +169,22 @@ describe("a write lock held too long by another node", () => {
     expect(again.statusCode, again.body).toBe(200);
   });
 });
+
+it("documents 503 on the writes that wait for another node's lock", async () => {
+  const doc = (await t.app.inject({ method: "GET", url: "/api/openapi.json" })).json();
+  for (const [path, method] of [
+    ["/api/experiences", "post"],
+    ["/api/experiences/{id}", "put"],
+    ["/api/experiences/{id}", "patch"],
+    ["/api/experiences/{id}", "delete"],
+    ["/api/experiences/{id}/status", "post"],
+    ["/api/audiences/{id}", "put"],
+    ["/api/audiences/{id}", "delete"],
+    ["/api/account", "patch"],
+    ["/api/account/members", "post"],
+    ["/api/account/members/{id}", "patch"],
+    ["/api/account/members/{id}", "delete"],
+  ] as const) {
+    expect(doc.paths[path]?.[method]?.responses?.["503"], `${method} ${path}`).toBeDefined();
+  }
+});

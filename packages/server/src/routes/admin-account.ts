@@ -78,7 +78,7 @@ export function accountRoutes(app: FastifyInstance, opts: AdminOptions): void {
       schema: {
         ...doc("Change the name or settings (owner); each settings field given replaces the stored one"),
         body: accountPatchBody,
-        response: { 200: accountViewSchema, ...errorResponses(400, 401, 403, 413, 415) },
+        response: { 200: accountViewSchema, ...errorResponses(400, 401, 403, 413, 415, 503) },
       },
     },
     async (req) => {
@@ -115,7 +115,7 @@ export function accountRoutes(app: FastifyInstance, opts: AdminOptions): void {
       schema: {
         ...doc("Add a team member with a password and role (owner)", ["members"]),
         body: memberBody,
-        response: { 201: memberSchema, ...errorResponses(400, 401, 403, 409, 413, 415) },
+        response: { 201: memberSchema, ...errorResponses(400, 401, 403, 409, 413, 415, 503) },
       },
     },
     async (req, reply) => {
@@ -149,7 +149,7 @@ export function accountRoutes(app: FastifyInstance, opts: AdminOptions): void {
         ...doc("Change a member's role (owner); the last owner stays owner", ["members"]),
         params: idParams,
         body: memberPatchBody,
-        response: { 200: memberSchema, ...errorResponses(400, 401, 403, 404, 409, 415) },
+        response: { 200: memberSchema, ...errorResponses(400, 401, 403, 404, 409, 415, 503) },
       },
     },
     async (req) => {
@@ -174,7 +174,7 @@ export function accountRoutes(app: FastifyInstance, opts: AdminOptions): void {
       schema: {
         ...doc("Remove a member and end their sessions (owner)", ["members"]),
         params: idParams,
-        response: { 204: { description: "Removed", type: "null" }, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 204: { description: "Removed", type: "null" }, ...errorResponses(400, 401, 403, 404, 409, 503) },
       },
     },
     async (req, reply) => {

@@ -195,7 +195,7 @@ export function audienceRoutes(app: FastifyInstance, opts: AdminOptions): void {
         ...doc("Replace an audience; running experiences use the new condition on the next config call"),
         params: idParams,
         body: audienceBody,
-        response: { 200: audienceSchema, ...errorResponses(400, 401, 403, 404, 413, 415) },
+        response: { 200: audienceSchema, ...errorResponses(400, 401, 403, 404, 413, 415, 503) },
       },
     },
     async (req) => {
@@ -222,7 +222,7 @@ export function audienceRoutes(app: FastifyInstance, opts: AdminOptions): void {
       schema: {
         ...doc("Delete an audience no experience uses"),
         params: idParams,
-        response: { 204: { description: "Deleted", type: "null" }, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 204: { description: "Deleted", type: "null" }, ...errorResponses(400, 401, 403, 404, 409, 503) },
       },
     },
     async (req, reply) => {

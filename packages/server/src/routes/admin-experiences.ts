@@ -160,7 +160,7 @@ export function experienceRoutes(app: FastifyInstance, opts: AdminOptions): void
       schema: {
         ...doc("Create an experience (a draft); ids left out are assigned"),
         body: experienceBody,
-        response: { 201: experienceDetailSchema, ...errorResponses(400, 401, 403, 413, 415) },
+        response: { 201: experienceDetailSchema, ...errorResponses(400, 401, 403, 413, 415, 503) },
       },
     },
     async (req, reply) => {
@@ -188,7 +188,7 @@ export function experienceRoutes(app: FastifyInstance, opts: AdminOptions): void
         ...doc("Replace an experience (status kept). Keep variation ids to keep visitors' sticky assignments"),
         params: idParams,
         body: experienceBody,
-        response: { 200: experienceDetailSchema, ...errorResponses(400, 401, 403, 404, 409, 412, 413, 415) },
+        response: { 200: experienceDetailSchema, ...errorResponses(400, 401, 403, 404, 409, 412, 413, 415, 503) },
       },
     },
     async (req, reply) => {
@@ -210,7 +210,7 @@ export function experienceRoutes(app: FastifyInstance, opts: AdminOptions): void
         ...doc("Replace some fields of an experience (status kept)"),
         params: idParams,
         body: experiencePatchBody,
-        response: { 200: experienceDetailSchema, ...errorResponses(400, 401, 403, 404, 409, 412, 413, 415) },
+        response: { 200: experienceDetailSchema, ...errorResponses(400, 401, 403, 404, 409, 412, 413, 415, 503) },
       },
     },
     async (req, reply) => {
@@ -231,7 +231,7 @@ export function experienceRoutes(app: FastifyInstance, opts: AdminOptions): void
       schema: {
         ...doc("Delete an experience that is not running; its exposures and events stay"),
         params: idParams,
-        response: { 204: { description: "Deleted", type: "null" }, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 204: { description: "Deleted", type: "null" }, ...errorResponses(400, 401, 403, 404, 409, 503) },
       },
     },
     async (req, reply) => {
@@ -258,7 +258,7 @@ export function experienceRoutes(app: FastifyInstance, opts: AdminOptions): void
         ),
         params: idParams,
         body: statusBody,
-        response: { 200: experienceDetailSchema, ...errorResponses(400, 401, 403, 404, 409, 415) },
+        response: { 200: experienceDetailSchema, ...errorResponses(400, 401, 403, 404, 409, 415, 503) },
       },
     },
     async (req, reply) => {

@@ -58,6 +58,7 @@ export const errorResponses = (...statuses: number[]): ResponseDocs => {
     413: "The body is larger than 1 MiB",
     415: "Unsupported content type",
     429: "Rate limited; see Retry-After",
+    503: "Another node held the database's write lock for over 5 s; nothing was stored; retry (Retry-After)",
   };
   return Object.fromEntries(statuses.map((s) => [s, describe(errorSchema, meaning[s] ?? "Error")]));
 };
