@@ -35,10 +35,30 @@ export function useFieldError<V extends FieldValues>(form: UseFormReturn<V>, nam
   return errorAt(form.formState.errors, name);
 }
 
+/** The hint and the error under a field, with the ids its aria-describedby names. */
+function Message({ id, hint, error }: { id: string; hint?: ReactNode; error: string | undefined }) {
+  return (
+    <>
+      {hint ? (
+        <p className="field__hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p className="field__error" id={`${id}-error`}>
+          {error}
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+const describedBy = (id: string, hint: ReactNode, error: string | undefined) =>
+  [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(" ") || undefined;
+
 export function TextField<V extends FieldValues>({ form, name, label, hint, rules, type = "text", placeholder, className, mono, autoComplete }: FieldProps<V>) {
   const id = useId();
   const error = useFieldError(form, name);
-  const describedBy = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(" ") || undefined;
   return (
     <div className={`field ${className ?? ""}`}>
       <label className="field__label" htmlFor={id}>
@@ -51,19 +71,10 @@ export function TextField<V extends FieldValues>({ form, name, label, hint, rule
         placeholder={placeholder}
         autoComplete={autoComplete}
         aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy}
+        aria-describedby={describedBy(id, hint, error)}
         {...form.register(name, (type === "number" ? { ...rules, valueAsNumber: true } : rules) as RegisterOptions<V, Path<V>>)}
       />
-      {hint ? (
-        <p className="field__hint" id={`${id}-hint`}>
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p className="field__error" id={`${id}-error`}>
-          {error}
-        </p>
-      ) : null}
+      <Message id={id} hint={hint} error={error} />
     </div>
   );
 }
@@ -71,7 +82,6 @@ export function TextField<V extends FieldValues>({ form, name, label, hint, rule
 export function TextAreaField<V extends FieldValues>({ form, name, label, hint, rules, placeholder }: Omit<FieldProps<V>, "type">) {
   const id = useId();
   const error = useFieldError(form, name);
-  const describedBy = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(" ") || undefined;
   return (
     <div className="field">
       <label className="field__label" htmlFor={id}>
@@ -84,19 +94,10 @@ export function TextAreaField<V extends FieldValues>({ form, name, label, hint, 
         placeholder={placeholder}
         spellCheck={false}
         aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy}
+        aria-describedby={describedBy(id, hint, error)}
         {...form.register(name, rules as RegisterOptions<V, Path<V>>)}
       />
-      {hint ? (
-        <p className="field__hint" id={`${id}-hint`}>
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p className="field__error" id={`${id}-error`}>
-          {error}
-        </p>
-      ) : null}
+      <Message id={id} hint={hint} error={error} />
     </div>
   );
 }
