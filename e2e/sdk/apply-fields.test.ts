@@ -142,16 +142,17 @@ describe("finding elements (spec §4, §8, §9)", () => {
       {
         body: `<div id="gallery"></div><script>
           window.__seen = [];
+          const probe = (html, parent) => { const t = document.createElement("template"); t.innerHTML = html; const n = t.content.firstElementChild; document.querySelector(parent).append(n); const s = getComputedStyle(n); const r = [s.opacity, s.filter]; n.remove(); return r; };
           setTimeout(() => {
+            // Just before the elements appear: the page is revealed (sdk_timeout_ms), the answer
+            // is in, and the elements it waits for must be hidden when they come.
+            window.__seen = [probe('<span id="later"></span>', "body"), probe('<img src="/a.png">', "#gallery"), probe('<p class="media-box"></p>', "body")];
+            window.__revealed = !document.getElementById("storefit-hide");
             for (const [tag, html, parent] of [["div", '<span id="later">x</span>', "body"], ["img", "", "#gallery"], ["div", '<p class="media-box">y</p>', "body"]]) {
               const t = document.createElement("template"); t.innerHTML = html || '<img src="/a.png">';
               const n = t.content.firstElementChild; document.querySelector(parent).append(n);
             }
           }, 1500);
-          document.addEventListener("storefit:revealed", () => {
-            const probe = (html, parent) => { const t = document.createElement("template"); t.innerHTML = html; const n = t.content.firstElementChild; document.querySelector(parent).append(n); const s = getComputedStyle(n); const r = [s.opacity, s.filter]; n.remove(); return r; };
-            window.__seen = [probe('<span id="later"></span>', "body"), probe('<img src="/a.png">', "#gallery"), probe('<p class="media-box"></p>', "body")];
-          });
         </script>`,
         settings: { sdk_timeout_ms: 300, element_timeout_ms: 2500 },
       },
@@ -160,6 +161,7 @@ describe("finding elements (spec §4, §8, §9)", () => {
     await settled(o);
     const seen = await o.page.evaluate(() => (window as unknown as { __seen: string[][] }).__seen);
     expect(seen).toEqual([["0", "none"], ["1", "blur(10px)"], ["1", "blur(10px)"]]);
+    expect(await o.page.evaluate(() => (window as unknown as { __revealed: boolean }).__revealed)).toBe(true);
     // Once applied, nothing is hidden any more.
     const after = await o.page.evaluate(() => [getComputedStyle(document.getElementById("later")!).opacity, getComputedStyle(document.querySelector("#gallery img")!).filter]);
     expect(after).toEqual(["1", "none"]);
@@ -206,7 +208,8 @@ describe("apply options (spec §3 Variation fields, §4 Delayed and deferred app
   };
 
   it("cf_defer_apply waits for the load event; the element stays hidden until then", async () => {
-    h.fake.answer("/v1/slow-image/", () => ({ delayMs: 1200, json: {} }));
+    // The load event comes late (a slow image): far after the answer even on a busy machine.
+    h.fake.answer("/v1/slow-image/", () => ({ delayMs: 2500, json: {} }));
     h.fake.configs(answer(el("#price", { innerHTML: "$8.00", cf_defer_apply: true }, { id: "price" })));
     const o = await h.open("/p", { body: PRODUCT + `<img src="${h.fake.apiUrl}/v1/slow-image/" alt="">` + record }, { waitUntil: "commit" });
     const seen = await changed(o);
