@@ -4,7 +4,8 @@
 // series, bad queries, access, and uninformative data that must never give NaN.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ConfigsResponse, ExperienceResults, GoalDefinition, MetricResult, RuleResults, TrackedEvent } from "@storefit/contract";
-import { adjustPValues, frequentistTest, srmPValue } from "@storefit/stats";
+import { adjustPValues, bayesianTest, frequentistTest, srmPValue } from "@storefit/stats";
+import type { Statistic } from "@storefit/stats";
 import { DAY_MS, simulateVisitors, writeSimulation } from "../src/seed/demo-data.js";
 import type { ArmModel, SimulatedVisitor } from "../src/seed/demo-data.js";
 import { pickVariation } from "../src/decide/decide.js";
@@ -90,6 +91,12 @@ async function results(id = "exp_r", query = "", auth: Auth = owner): Promise<Ex
 
 const metric = (rule: RuleResults, goal: string, kind = "conversion_rate"): MetricResult =>
   rule.metrics.find((m) => m.goal_id === goal && m.metric === kind)!;
+
+/** The same numbers to 12 decimals, each named in a failure. */
+function expectNumbers(got: Record<string, number | undefined>, want: Record<string, number>) {
+  expect(Object.keys(got)).toEqual(Object.keys(want));
+  for (const [k, x] of Object.entries(got)) expect(x, k).toBeCloseTo(want[k]!, 12);
+}
 
 type Ev = [type: string, name: string, at: number, props?: Record<string, unknown>];
 
@@ -373,6 +380,106 @@ describe("revenue", () => {
   });
 });
 
+describe("CUPED on exact sums", () => {
+  const CAP = 100;
+  const goals: GoalDefinition[] = [
+    { id: "g_cart", name: "Add to cart", kind: "track", event_name: "add_to_cart" },
+    { id: "g_rev", name: "Revenue", kind: "revenue", revenue_cap: CAP },
+  ];
+  /** A visitor by hand: add-to-cart before and after exposure, and their orders' amounts before and after. */
+  type Hand = { id: string; variation: "v_a" | "v_b"; cartBefore: boolean; cartAfter: boolean; before: number[]; after: number[] };
+  const at = START + DAY_MS;
+  const h = (id: string, variation: Hand["variation"], cartBefore: boolean, cartAfter: boolean, before: number[] = [], after: number[] = []): Hand => ({ id, variation, cartBefore, cartAfter, before, after });
+  const HANDS: Hand[] = [
+    h("a1", "v_a", true, true, [80, 70], [120]), // the cap hit before (150) and after (120) exposure
+    h("a2", "v_a", true, false, [30]),
+    h("a3", "v_a", false, true, [], [40]),
+    h("a4", "v_a", false, false),
+    h("a5", "v_a", true, true, [20], [60, 70]), // capped after only
+    h("a6", "v_a", false, false, [15]),
+    h("b1", "v_b", true, true, [200], [90]), // capped before only
+    h("b2", "v_b", false, true, [], [50]),
+    h("b3", "v_b", true, false, [40], [45]),
+    h("b4", "v_b", true, true, [], [150]),
+    h("b5", "v_b", false, false),
+    h("b6", "v_b", false, true, [10], [25]),
+    h("b7", "v_b", true, true, [60, 55], [110, 5]), // capped on both sides
+  ];
+  const sum = (xs: number[]) => xs.reduce((s, x) => s + x, 0);
+
+  function seed() {
+    t.store.saveExperience(experience("exp_r", undefined, goals));
+    for (const v of HANDS) {
+      const events: Ev[] = [];
+      if (v.cartBefore) events.push(["TRACK", "add_to_cart", at - 60_000]);
+      if (v.cartAfter) events.push(["TRACK", "add_to_cart", at + 60_000]);
+      v.before.forEach((amount, k) => events.push(["REVENUE", "checkout", at - 1000 - k, { revenue_amount: amount }]));
+      v.after.forEach((amount, k) => events.push(["REVENUE", "checkout", at + 1000 + k, { revenue_amount: amount }]));
+      visit(v.id, v.variation, at, events);
+    }
+  }
+
+  /** The CUPED sufficient statistics of one arm, from its visitors one by one (docs/results.md). */
+  function cupedSums(variation: string, post: (v: Hand) => number, pre: (v: Hand) => number): Statistic {
+    const arm = HANDS.filter((v) => v.variation === variation);
+    const y = arm.map(post);
+    const x = arm.map(pre);
+    return {
+      kind: "cuped",
+      n: arm.length,
+      post: { sum: sum(y), sumSquares: sum(y.map((a) => a * a)) },
+      pre: { sum: sum(x), sumSquares: sum(x.map((a) => a * a)) },
+      sumOfProducts: sum(y.map((a, i) => a * x[i]!)),
+    };
+  }
+  const conversionSums = (variation: string) => cupedSums(variation, (v) => Number(v.cartAfter), (v) => Number(v.cartBefore));
+  const revenueSums = (variation: string) =>
+    cupedSums(
+      variation,
+      (v) => Math.min(sum(v.after), CAP),
+      (v) => Math.min(sum(v.before), CAP),
+    );
+
+
+  it("the conversion rate and revenue per visitor are the stats package's CUPED test on the per-visitor sums, capped before and after exposure", async () => {
+    seed();
+    const rule = (await results("exp_r", "?engine=frequentist&correction=none")).rules[0]!;
+    const cart = metric(rule, "g_cart");
+    const rpv = metric(rule, "g_rev", "revenue_per_visitor");
+    expect([cart.cuped, rpv.cuped]).toEqual([true, true]);
+    expect(rpv.variations.map((v) => v.revenue)).toEqual(["v_a", "v_b"].map((id) => sum(HANDS.filter((v) => v.variation === id).map((v) => Math.min(sum(v.after), CAP)))));
+    for (const [m, sums] of [[cart, conversionSums], [rpv, revenueSums]] as const) {
+      const want = frequentistTest(sums("v_a"), sums("v_b"));
+      const got = m.variations[1]!.comparison;
+      expect(got, m.metric).not.toBeNull();
+      expectNumbers({ effect: got!.effect, lower: got!.ci[0], upper: got!.ci[1], p: got!.p_value }, { effect: want.effect, lower: want.ci[0], upper: want.ci[1], p: want.pValue });
+      // The sums matter: the plain test on the same post-exposure values answers otherwise.
+      const plain = (id: string) => {
+        const s = sums(id) as Extract<Statistic, { kind: "cuped" }>;
+        return { kind: "mean" as const, n: s.n, sum: s.post.sum, sumSquares: s.post.sumSquares };
+      };
+      expect(Math.abs(frequentistTest(plain("v_a"), plain("v_b")).ci[0] - want.ci[0])).toBeGreaterThan(1e-6);
+    }
+  });
+
+  it("the sequential engine is the stats package's always-valid test with N* = 5000; the Bayesian engine its flat-prior model", async () => {
+    seed();
+    const seq = (await results("exp_r", "?correction=none")).rules[0]!;
+    const bayes = (await results("exp_r", "?engine=bayesian")).rules[0]!;
+    for (const [goal, kind, sums] of [["g_cart", "conversion_rate", conversionSums], ["g_rev", "revenue_per_visitor", revenueSums]] as const) {
+      const s = metric(seq, goal, kind).variations[1]!.comparison!;
+      const want = frequentistTest(sums("v_a"), sums("v_b"), { sequentialTuning: 5000 });
+      expectNumbers({ effect: s.effect, lower: s.ci[0], upper: s.ci[1], p: s.p_value }, { effect: want.effect, lower: want.ci[0], upper: want.ci[1], p: want.pValue });
+      const b = metric(bayes, goal, kind).variations[1]!.comparison!;
+      const wantB = bayesianTest(sums("v_a"), sums("v_b"));
+      expectNumbers(
+        { effect: b.effect, lower: b.ci[0], upper: b.ci[1], chanceToWin: b.chance_to_win, riskControl: b.risk?.[0], riskTreatment: b.risk?.[1] },
+        { effect: wantB.effect, lower: wantB.ci[0], upper: wantB.ci[1], chanceToWin: wantB.chanceToWin, riskControl: wantB.risk[0], riskTreatment: wantB.risk[1] },
+      );
+    }
+  });
+});
+
 describe("sample-ratio check", () => {
   /** `a` and `b` visitors exposed to v_a and v_b, in one transaction. */
   function split(a: number, b: number, probabilities: [number | null, number | null] = [0.5, 0.5]) {
@@ -569,6 +676,24 @@ describe("corrections and engines", () => {
     }
     const g1b = bayes.rules[0]!.metrics[0]!.variations[1]!.comparison!;
     expect(g1b.chance_to_win).toBeGreaterThan(0.95);
+    // Exactly the stats package's answers on the same sums (no pre-exposure behaviour: proportions).
+    const proportion = (v: { visitors: number; conversions: number }) => ({ kind: "proportion" as const, n: v.visitors, sum: v.conversions });
+    const pairs = (r: ExperienceResults) =>
+      r.rules[0]!.metrics.flatMap((m) => {
+        expect(m.cuped).toBe(false);
+        return m.variations.slice(1).map((v) => [proportion(m.variations[0]!), proportion(v), v.comparison!] as const);
+      });
+    for (const [a, b, c] of pairs(seq)) {
+      const want = frequentistTest(a, b, { sequentialTuning: 5000 });
+      expectNumbers({ effect: c.effect, lower: c.ci[0], upper: c.ci[1], p: c.p_value }, { effect: want.effect, lower: want.ci[0], upper: want.ci[1], p: want.pValue });
+    }
+    for (const [a, b, c] of pairs(bayes)) {
+      const want = bayesianTest(a, b);
+      expectNumbers(
+        { effect: c.effect, lower: c.ci[0], upper: c.ci[1], chanceToWin: c.chance_to_win, riskControl: c.risk?.[0], riskTreatment: c.risk?.[1] },
+        { effect: want.effect, lower: want.ci[0], upper: want.ci[1], chanceToWin: want.chanceToWin, riskControl: want.risk[0], riskTreatment: want.risk[1] },
+      );
+    }
   }, HEAVY_MS);
 });
 
