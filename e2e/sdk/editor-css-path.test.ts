@@ -244,8 +244,10 @@ describe("custom elements and shadow roots", () => {
   const WIDGETS = `
     <product-card data-sku="A1"><span slot="title">Hat</span></product-card>
     <product-card data-sku="B2"><span slot="title">Scarf</span></product-card>
-    <my-widget></my-widget><flat-widget></flat-widget>
+    <my-widget></my-widget><flat-widget></flat-widget><nest-widget></nest-widget>
     <script>
+      document.querySelector("nest-widget").attachShadow({ mode: "open" }).innerHTML =
+        "<div><p>a</p><div><p>b</p></div></div>";
       document.querySelector("my-widget").attachShadow({ mode: "open" }).innerHTML =
         '<div class="wrap"><button class="buy">Buy</button><button class="buy">Later</button></div>';
       document.querySelector("flat-widget").attachShadow({ mode: "open" }).innerHTML = "<p>One</p><p>Two</p>";
@@ -273,6 +275,15 @@ describe("custom elements and shadow roots", () => {
       same: true,
       inDocument: 0,
     });
+    // Nor does a path that climbs to the top: `div > p` would match the nested one too, so the
+    // top step keeps to the root's top level.
+    expect(await probe("p", "nest-widget")).toMatchObject({
+      path: "div:not(* *) > p",
+      count: 1,
+      same: true,
+      inDocument: 0,
+    });
+    expect(await unique("div div p", "nest-widget")).toBe("div > div > p");
   });
 });
 

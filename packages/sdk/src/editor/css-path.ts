@@ -250,7 +250,13 @@ export function cssPath(target: Element): string {
   for (let node: Element = target; ;) {
     steps.unshift(siblingStep(node));
     const parent = node.parentElement;
-    if (!parent) return steps.join(" > ");
+    if (!parent) {
+      // The top of a shadow root (the document's top, html, names itself): `div > p` may match a
+      // deeper `div > p` too. `:not(* *)` keeps to elements with no ancestor in the root, its top
+      // level (`:scope` matches nothing in a shadow root's querySelectorAll).
+      const sel = steps.join(" > ");
+      return only(sel) ? sel : steps[0] + ":not(* *)" + sel.slice(steps[0]!.length);
+    }
     for (const anchor of ownSelectors(parent)) {
       if (countMatches(anchor, root) !== 1) continue;
       for (const tail of own) if (only(anchor + " " + tail)) return anchor + " " + tail;
