@@ -47,6 +47,12 @@ export type ElementInfo = {
   /** Its innerHTML, at most 10 000 characters (`htmlTruncated` says when cut). */
   html: string;
   htmlTruncated: boolean;
+  /**
+   * Its text and innerHTML (same limits) as the page had them before the preview, when the
+   * preview replaced its content; absent otherwise. The panel compares an edit with these to
+   * tell "no change" apart from "the saved change, typed again".
+   */
+  original?: { text: string; html: string };
   /** Its attributes (values at most 500 characters), without the script's own marker. */
   attributes: Record<string, string>;
   rect: EditorRect;
@@ -170,6 +176,7 @@ const isElementInfo = (x: unknown): boolean =>
   isString(x.text) &&
   isString(x.html) &&
   typeof x.htmlTruncated === "boolean" &&
+  optional(x.original, (o) => isObject(o) && isString(o.text) && isString(o.html)) &&
   isStringMap(x.attributes) &&
   isRect(x.rect) &&
   isStringMap(x.styles) &&

@@ -106,6 +106,10 @@ describe("isBridgeMessage", () => {
     b({ type: "selected", selection: info, re: "7" }) as BridgeMessage,
     b({ type: "selected", selection: null }) as BridgeMessage,
     b({
+      type: "selected",
+      selection: { ...info, original: { text: "$12", html: "<b>$12</b>" } },
+    }) as BridgeMessage,
+    b({
       type: "preview-applied",
       applied: ["cfg_1"],
       missing: [],
@@ -140,6 +144,10 @@ describe("isBridgeMessage", () => {
     [
       "selected with a numeric attribute",
       b({ type: "selected", selection: { ...info, attributes: { id: 1 } } }),
+    ],
+    [
+      "selected with an original without html",
+      b({ type: "selected", selection: { ...info, original: { text: "$12" } } }),
     ],
     [
       "preview-applied without skipped",
