@@ -1,7 +1,9 @@
 // Account settings, team and secret keys in the dashboard, against the real service: edits are
 // checked before they are sent, each section sends only its own fields, they persist across a
-// reload and reach the generated snippet's settings global; a viewer added here signs in and can
-// change nothing (UI and API); a new secret key is shown once, works, and stops when revoked.
+// reload and reach the generated snippet's settings global (flags, time-outs, domains,
+// blacklists, revenue rules, goal and rule pages, integrations and GA, event-merge rules, page
+// configurations); a viewer added here signs in and can change nothing (UI and API); a new
+// secret key is shown once, works, and stops when revoked.
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
@@ -18,6 +20,7 @@ let browser: Browser;
 let owner: BrowserContext;
 let page: Page;
 const patches: Record<string, unknown>[] = [];
+let firstPagePath = "";
 
 beforeAll(async () => {
   [stack, browser] = await Promise.all([startStack(), launchBrowser()]);
@@ -100,14 +103,56 @@ describe("account settings", () => {
     await goals.getByLabel("Page path").nth(1).fill("/thank-you");
     await goals.getByRole("button", { name: "Remove goal page 1" }).click();
     expect(await goals.getByLabel("Page path").inputValue()).toBe("/thank-you");
+    // A rule page, on another domain of the account.
+    await goals.getByRole("button", { name: "Add rule page" }).click();
+    await goals.getByLabel("Domain").nth(1).fill("littlesprouts-uk.localhost");
+    await goals.getByLabel("Page path").nth(1).fill("/products/");
     await goals.getByRole("button", { name: "Save goal and rule pages" }).click();
     await expect.poll(() => goals.getByRole("status").innerText()).toBe("Saved.");
 
-    // The demo's 30 page configurations start folded.
+    // Integrations and the GA set-up.
+    const integrations = section("integrations");
+    expect(await integrations.getByLabel("Google Analytics").isChecked()).toBe(true);
+    await integrations.getByLabel("Hotjar").check();
+    await integrations.getByLabel("Google Analytics").uncheck();
+    await integrations.getByLabel("How GA is loaded").selectOption("gtag");
+    await integrations.getByLabel("Data layer variable").fill("sfLayer");
+    await integrations.getByRole("button", { name: "Save integrations" }).click();
+    await expect.poll(() => integrations.getByRole("status").innerText()).toBe("Saved.");
+
+    // An event-merge rule with no domain (every domain) and one for the UK shop.
+    const merge = section("event-merge");
+    await merge.getByRole("button", { name: "Add merge rule" }).click();
+    await merge.getByRole("button", { name: "Add merge rule" }).click();
+    await merge.getByLabel("Path").nth(0).selectOption("starts_with");
+    await merge.getByLabel("Pattern").nth(0).fill("/products/");
+    await merge.getByLabel("Reported as").nth(0).fill("/products");
+    await merge.getByLabel("Domain (optional)").nth(1).fill("Littlesprouts-UK.localhost");
+    await merge.getByLabel("Path").nth(1).selectOption("regex");
+    await merge.getByLabel("Pattern").nth(1).fill("^/collections/[^/]+$");
+    await merge.getByLabel("Reported as").nth(1).fill("/collections");
+    await merge.getByRole("button", { name: "Save event-merge rules" }).click();
+    await expect.poll(() => merge.getByRole("status").innerText()).toBe("Saved.");
+
+    // The demo's 30 page configurations start folded; one is edited, one added.
     const pagesSection = section("pages");
     expect(await pagesSection.getByTestId("settings-row").count()).toBe(0);
     await pagesSection.getByText("Show all 30 pages").click();
     await expect.poll(() => pagesSection.getByTestId("settings-row").count()).toBe(30);
+    const firstPage = pagesSection.getByTestId("settings-row").nth(0);
+    firstPagePath = await firstPage.getByLabel("Page path").inputValue();
+    await firstPage.getByLabel("Path", { exact: true }).selectOption("contains");
+    await firstPage.getByLabel("Element (CSS path)").fill("#product-price .amount");
+    await firstPage.getByLabel("Config id").fill("cfg_price_amount");
+    await pagesSection.getByRole("button", { name: "Add page" }).click();
+    const added = pagesSection.getByTestId("settings-row").nth(30);
+    await added.getByLabel("Path", { exact: true }).selectOption("regex");
+    await added.getByLabel("Page path").fill("^/collections/");
+    await added.getByLabel("Element (CSS path)").fill("#collection-banner");
+    await added.getByLabel("Element hint (optional)").fill("media");
+    await added.getByLabel("Config id").fill("cfg_collection_banner");
+    await pagesSection.getByRole("button", { name: "Save page configurations" }).click();
+    await expect.poll(() => pagesSection.getByRole("status").innerText()).toBe("Saved.");
 
     await page.reload();
     await page.getByLabel("Main domain").waitFor();
@@ -115,6 +160,23 @@ describe("account settings", () => {
     expect(await page.getByLabel("Service time-out (ms)").inputValue()).toBe("3000");
     expect(await page.getByLabel("Other domains and subdomains").inputValue()).toContain("*.littlesprouts-eu.localhost");
     expect(await section("revenue").getByLabel("Pattern").inputValue()).toBe("/thank-you");
+    expect(await goals.getByLabel("Page path").count()).toBe(2);
+    expect(await goals.getByLabel("Page path").nth(1).inputValue()).toBe("/products/");
+    expect(await goals.getByLabel("Domain").nth(1).inputValue()).toBe("littlesprouts-uk.localhost");
+    expect(await integrations.getByLabel("Hotjar").isChecked()).toBe(true);
+    expect(await integrations.getByLabel("Google Analytics").isChecked()).toBe(false);
+    expect(await integrations.getByLabel("How GA is loaded").inputValue()).toBe("gtag");
+    expect(await integrations.getByLabel("Data layer variable").inputValue()).toBe("sfLayer");
+    expect(await merge.getByLabel("Pattern").nth(0).inputValue()).toBe("/products/");
+    expect(await merge.getByLabel("Domain (optional)").nth(0).inputValue()).toBe("");
+    expect(await merge.getByLabel("Domain (optional)").nth(1).inputValue()).toBe("littlesprouts-uk.localhost");
+    expect(await merge.getByLabel("Path").nth(1).inputValue()).toBe("regex");
+    expect(await merge.getByLabel("Reported as").nth(1).inputValue()).toBe("/collections");
+    await pagesSection.getByText("Show all 31 pages").click();
+    expect(await firstPage.getByLabel("Path", { exact: true }).inputValue()).toBe("contains");
+    expect(await firstPage.getByLabel("Config id").inputValue()).toBe("cfg_price_amount");
+    expect(await added.getByLabel("Page path").inputValue()).toBe("^/collections/");
+    expect(await added.getByLabel("Element hint (optional)").inputValue()).toBe("media");
 
     const settings = await snippetSettings();
     expect(settings).toMatchObject({
@@ -123,11 +185,30 @@ describe("account settings", () => {
       sdk_timeout_ms: 3000,
       page_blacklist: ["^/checkout", "/account/"],
       goal_pages: [{ domain: "littlesprouts.localhost", page_path: "/thank-you" }],
+      rule_pages: [{ domain: "littlesprouts-uk.localhost", page_path: "/products/" }],
       revenue_pages: [
         { domain: "littlesprouts.localhost", path_check_type: "starts_with", pattern_value: "/thank-you", revenue_event_customer_id: "order_placed", revenue_amount: 25 },
       ],
+      integrations: { google_analytics: false, hotjar: true },
+      ga_setup: { mode: "gtag", data_variable: "sfLayer" },
+      event_merge: [
+        { path_check_type: "starts_with", pattern_value: "/products/", final_path: "/products" },
+        { domain: "littlesprouts-uk.localhost", path_check_type: "regex", pattern_value: "^/collections/[^/]+$", final_path: "/collections" },
+      ],
     });
+    // A rule with no domain holds none (every domain), rather than an empty one.
+    expect(settings.event_merge[0]).not.toHaveProperty("domain");
     expect(settings.subdomains).toContain("*.littlesprouts-eu.localhost");
+    expect(settings.pages).toHaveLength(31);
+    expect(settings.pages[0]).toMatchObject({ page_path: firstPagePath, page_match: "contains", element_path: "#product-price .amount", config_id: "cfg_price_amount" });
+    expect(settings.pages[30]).toEqual({
+      domain: "littlesprouts.localhost",
+      page_path: "^/collections/",
+      page_match: "regex",
+      element_path: "#collection-banner",
+      element_hint: "media",
+      config_id: "cfg_collection_banner",
+    });
   });
 
   it("checks fields before sending: a bad domain, a bad pattern and a bad time-out are shown and nothing is sent", async () => {
