@@ -1,6 +1,6 @@
 // Install and live events, for real: a fresh account waits for its first event; a visit to the
 // demo shop turns the install check green with that first event; the snippet copies; the live
-// list filters by type, domain and page path.
+// list filters by type, domain and page path; both screens fit 390 px.
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
@@ -128,5 +128,16 @@ describe("live events", () => {
     await page.getByRole("button", { name: "Clear filters" }).click();
     await expect.poll(() => rows.count()).toBeGreaterThanOrEqual(2);
     await screenshot("events");
+  });
+
+  it("works at 390 px", async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.reload();
+    await page.getByTestId("event-row").first().waitFor();
+    await page.getByLabel("Event type").waitFor();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await screenshot("events-390");
+    await page.setViewportSize({ width: 1280, height: 800 });
   });
 });
