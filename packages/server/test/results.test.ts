@@ -480,6 +480,100 @@ describe("CUPED on exact sums", () => {
   });
 });
 
+describe("an experience with two rules", () => {
+  const goals: GoalDefinition[] = [
+    { id: "g_cart", name: "Add to cart", kind: "track", event_name: "add_to_cart" },
+    { id: "g_checkout", name: "Checkout", kind: "page_view", page: { page_path: "/checkout", page_match: "exact_match" } },
+  ];
+  /** Per variation: visitors, add-to-cart converters, checkout converters, and the day of exposure. */
+  const PLAN = {
+    rule_r: { v_a: [40, 8, 4, 0], v_b: [40, 14, 6, 0] }, // the VIP audience's rule: a fair split, day 0
+    rule_2: { v_c: [30, 6, 3, 2], v_d: [70, 20, 9, 2] }, // everyone else: 30 vs 70 on 50/50, day 2
+  } as const;
+
+  function seed() {
+    t.store.saveAudience({ id: "aud_vip", account_id: t.account.id, name: "VIP shoppers", description: "", condition: { all: [] } as never });
+    const base = experience("exp_r", undefined, goals);
+    const first = base.rules[0]!;
+    const variation = (id: string) => ({ ...first.behaviour.variations[0]!, id, name: id.toUpperCase() });
+    t.store.saveExperience({
+      ...base,
+      rules: [
+        { ...first, audience_id: "aud_vip", audience_name: "An old label" },
+        {
+          id: "rule_2",
+          audience_id: null,
+          audience_name: "Everyone else",
+          behaviour: { ...first.behaviour, id: "beh_2", variations: [variation("v_c"), variation("v_d")] },
+        },
+      ],
+    });
+    // In two transactions: 180 visitors one by one take seconds on a busy machine.
+    const exposures: Parameters<SqliteStore["insertExposures"]>[1] = [];
+    const writes: Parameters<SqliteStore["commitClientWrites"]>[0] = [];
+    for (const [rule, variations] of Object.entries(PLAN)) {
+      for (const [id, [n, carts, checkouts, day]] of Object.entries(variations)) {
+        const at = START + day * DAY_MS;
+        for (let i = 0; i < n; i++) {
+          const ucid = `${id}-${i}`;
+          const userId = userIdFor(t.account.id, ucid);
+          exposures.push({ config_id: "cfg_r", user_customer_id: ucid, user_id: userId, requested_time: at, variation_id: id, experience_id: "exp_r", rule_id: rule, session_id: "s1", probability: 0.5 });
+          const event = (type: string, name: string, ts: number): TrackedEvent => ({
+            event_type: type,
+            name,
+            event_customer_id: `littlesprouts.localhost|${name}`,
+            domain: "littlesprouts.localhost",
+            insert_id: `${ucid}-${name}`,
+            event_timestamp: ts,
+            properties: { page_path: type === "PAGE" ? name : "/" },
+          });
+          const events = [...(i < carts ? [event("TRACK", "add_to_cart", at + 1000)] : []), ...(i < checkouts ? [event("PAGE", "/checkout", at + 2000)] : [])];
+          if (events.length) writes.push({ kind: "events", accountId: t.account.id, userId, user: user(ucid), touch: false, now: NOW_ISO, events });
+        }
+      }
+    }
+    t.store.insertExposures(t.account.id, exposures, NOW_ISO);
+    t.store.commitClientWrites(writes);
+  }
+
+  it("each rule has its own visitors, conversions, sample-ratio check, correction family, daily series and audience name", async () => {
+    seed();
+    // Fixed-horizon: on so few visitors the sequential p-values are all 1, the same in any family.
+    const r = await results("exp_r", "?engine=frequentist");
+    expect(r.total_visitors).toBe(180);
+    const [vip, rest] = r.rules;
+    expect([vip!.rule_id, rest!.rule_id]).toEqual(["rule_r", "rule_2"]);
+    // The audience's current name, not the label stored on the rule; a rule without one keeps its label.
+    expect(vip!.audience_name).toBe("VIP shoppers");
+    expect(rest!.audience_name).toBe("Everyone else");
+
+    for (const [rule, plan] of [[vip!, PLAN.rule_r], [rest!, PLAN.rule_2]] as const) {
+      const ids = Object.keys(plan);
+      const rows = Object.values(plan);
+      for (const m of rule.metrics) expect(m.variations.map((v) => v.variation_id)).toEqual(ids);
+      expect(metric(rule, "g_cart").variations.map((v) => [v.visitors, v.conversions])).toEqual(rows.map(([n, carts]) => [n, carts]));
+      expect(metric(rule, "g_checkout").variations.map((v) => [v.visitors, v.conversions])).toEqual(rows.map(([n, , checkouts]) => [n, checkouts]));
+      // Holm over this rule's comparisons only (two goals × one treatment), not the experience's four.
+      const cs = rule.metrics.map((m) => m.variations[1]!.comparison!);
+      const adjusted = adjustPValues(cs.map((c) => c.p_value!), "holm");
+      cs.forEach((c, i) => expect(c.adjusted_p_value, rule.metrics[i]!.goal_id).toBeCloseTo(adjusted[i]!, 12));
+      expect(Math.max(...adjusted)).toBeLessThan(1);
+      expect(rule.daily.every((d) => d.variations.map((v) => v.variation_id).join() === ids.join())).toBe(true);
+    }
+
+    expect(vip!.srm).toMatchObject({ mismatch: false, observed: [40, 40], expected: [40, 40] });
+    expect(vip!.srm.p_value).toBeCloseTo(1, 12);
+    expect(rest!.srm).toMatchObject({ mismatch: true, observed: [30, 70], expected: [50, 50] });
+    expect(rest!.srm.p_value).toBeCloseTo(srmPValue([30, 70], [1, 1]), 12);
+
+    // Each rule's series covers the days its own variations had visitors or conversions.
+    expect(vip!.daily.map((d) => d.date)).toEqual(["2026-11-01"]);
+    expect(vip!.daily[0]!.variations.map((v) => [v.visitors, v.conversions])).toEqual([[40, { g_cart: 8, g_checkout: 4 }], [40, { g_cart: 14, g_checkout: 6 }]]);
+    expect(rest!.daily.map((d) => d.date)).toEqual(["2026-11-03"]);
+    expect(rest!.daily[0]!.variations.map((v) => [v.visitors, v.conversions])).toEqual([[30, { g_cart: 6, g_checkout: 3 }], [70, { g_cart: 20, g_checkout: 9 }]]);
+   }, HEAVY_MS);
+});
+
 describe("sample-ratio check", () => {
   /** `a` and `b` visitors exposed to v_a and v_b, in one transaction. */
   function split(a: number, b: number, probabilities: [number | null, number | null] = [0.5, 0.5]) {
