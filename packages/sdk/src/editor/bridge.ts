@@ -64,6 +64,7 @@ const STYLE_KEYS = [
 const UNSELECTABLE = /^(?:html|head|body|script|style|link|meta|title|template|noscript|base)$/;
 
 const TEXT_MAX = 200;
+const textOf = (el: Element) => (el.textContent || "").replace(/\s+/g, " ").trim().slice(0, TEXT_MAX);
 const HTML_MAX = 10_000;
 const ATTRIBUTE_MAX = 500;
 
@@ -120,6 +121,12 @@ export function startBridge(settings: StorefitSettings, origin: string): Bridge 
   let selected: Element | null = null;
   let selectedPath = "";
   let stopPreview: (() => void) | null = null;
+  /**
+   * The content of the elements whose innerHTML the preview changes, as the page had it before
+   * (`[text, html]`): the panel compares an edit with the element's own content, not with the
+   * previewed one, to tell a change taken back from one that repeats the saved value.
+   */
+  let originals = new WeakMap<Element, [string, string]>();
   let generation = 0;
   let href = "";
   let frame = 0;
@@ -193,6 +200,7 @@ export function startBridge(settings: StorefitSettings, origin: string): Bridge 
     const styles: Record<string, string> = {};
     for (const k of STYLE_KEYS) styles[k] = computed.getPropertyValue(k);
     const html = el.innerHTML;
+    const was = originals.get(el);
     const can = {} as Record<SelectionDirection, boolean>;
     for (const d of SELECTION_DIRECTIONS) can[d] = !!MOVES[d](el);
     const near = (forward: boolean) => {
@@ -203,9 +211,10 @@ export function startBridge(settings: StorefitSettings, origin: string): Bridge 
       path,
       matchCount: count,
       tagName: el.localName,
-      text: (el.textContent || "").replace(/\s+/g, " ").trim().slice(0, TEXT_MAX),
+      text: textOf(el),
       html: html.slice(0, HTML_MAX),
       htmlTruncated: html.length > HTML_MAX,
+      ...(was && was[1] !== html ? { original: { text: was[0], html: was[1].slice(0, HTML_MAX) } } : {}),
       attributes,
       rect: rectOf(el),
       styles,
@@ -269,6 +278,7 @@ export function startBridge(settings: StorefitSettings, origin: string): Bridge 
 
   const clearPreview = () => {
     generation++;
+    originals = new WeakMap();
     const stop = stopPreview;
     stopPreview = null;
     if (stop) stop();
@@ -283,6 +293,14 @@ export function startBridge(settings: StorefitSettings, origin: string): Bridge 
     s.add(engine.revert);
     const skipped: string[] = [];
     const list = configs.map((c) => withoutRedirection(c, skipped));
+    // The page is as the shop has it (the previous preview is reverted): keep the content of what
+    // this one replaces. An element that appears later is not kept: it reports no original.
+    for (const c of list) {
+      const v = c.variation as HtmlElementVariation | null;
+      const path = c.properties?.element_path;
+      if (path && v && [v, v.mobile, v.desktop].some((x) => x && typeof x.innerHTML === "string"))
+        for (const el of query(path)) originals.set(el, [textOf(el), el.innerHTML]);
+    }
     // Templates show at once, whatever their trigger, without their script: the operator is
     // placing them. On the shop, storefit-ext.js shows them on their trigger (ext/templates.ts).
     const templates: string[] = [];
