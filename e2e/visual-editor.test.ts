@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { APIRequestContext, Browser, BrowserContext, Frame, Page } from "playwright-core";
 import type { ConfigDefinition, ExperienceDetail, ExperienceInput, HtmlElementVariation, SessionInfo, VariationDefinition } from "@storefit/contract";
+import { hashPassword } from "../packages/server/src/auth/password.js";
 import { DEMO_DOMAIN, DEMO_PAGES } from "../packages/server/src/seed/demo-pages.js";
 import { DESKTOP_UA, eventually, launchBrowser, newVisitor, signInToDashboard, startStack } from "./harness.js";
 import type { Stack } from "./harness.js";
@@ -18,8 +19,17 @@ let stack: Stack;
 let browser: Browser;
 const contexts: BrowserContext[] = [];
 
+const VIEWER = { email: "viewer@visual-editor.example", password: "viewer-password-123" };
+
 beforeAll(async () => {
   [stack, browser] = await Promise.all([startStack(), launchBrowser()]);
+  stack.store.createOperator({
+    id: "op_viewer_visual_editor",
+    account_id: "acc_littlesprouts",
+    email: VIEWER.email,
+    password_hash: await hashPassword(VIEWER.password),
+    role: "viewer",
+  });
 });
 afterAll(async () => {
   for (const c of contexts) await c.close().catch(() => undefined);
@@ -33,12 +43,12 @@ const product = DEMO_PAGES.find((p) => p.domain === DEMO_DOMAIN && p.element_hin
 const RED = "rgb(200, 0, 0)";
 
 /** An operator with a wide window: the editor shows the frame and the panel side by side. */
-async function operator(): Promise<Page> {
+async function operator(who?: { email: string; password: string }): Promise<Page> {
   // A normal browser's UA: the script stops for bots (HeadlessChrome) before it looks at edit mode.
   const context = await browser.newContext({ userAgent: DESKTOP_UA, viewport: { width: 1440, height: 900 } });
   contexts.push(context);
   const page = await context.newPage();
-  await signInToDashboard(page, stack);
+  await signInToDashboard(page, stack, who);
   return page;
 }
 
@@ -374,6 +384,90 @@ describe("visual editor", () => {
     page.once("dialog", (d) => void d.accept());
     await page.getByRole("link", { name: "← Two prices" }).click();
     await page.waitForURL(`${stack.apiUrl}/experiences/${experience.id}`);
+  });
+
+  it("keeps a saved change when its value is typed again, also after switching variations with the element selected", async () => {
+    const page = await operator();
+    const experience = await createExperience(page, "Retyped prices", [
+      { name: "Variation A", configs: [priceConfig("retyped_a", "Price A")] },
+      { name: "Variation B", configs: [priceConfig("retyped_b", "Price B")] },
+    ]);
+    const [a, b] = variationsOf(experience) as [VariationDefinition, VariationDefinition];
+    const frame = await openEditor(page, experience.id, a.id, stack.shopUrl(product.page_path));
+    await expect.poll(() => text(frame, "#product-price")).toBe("Price A");
+
+    // Selected while Variation A's saved price is previewed: the page the bridge reads shows it.
+    await frame.locator("#product-price").click();
+    await expect.poll(() => selectedPath(page)).toBe("#product-price");
+    const field = page.getByLabel("Text", { exact: true });
+    expect(await field.inputValue()).toBe("Price A");
+    await field.fill("Price AB");
+    await expect.poll(() => text(frame, "#product-price")).toBe("Price AB");
+    // Back to the saved value: the saved change, not no change.
+    await field.fill("Price A");
+    await expect.poll(() => page.getByTestId("save-status").innerText()).toBe("No unsaved changes");
+    await expect.poll(() => text(frame, "#product-price")).toBe("Price A");
+    expect(await page.getByTestId("change-row").count()).toBe(1);
+    await page.getByLabel("Text color", { exact: true }).fill(RED);
+    await expect.poll(() => color(frame, "#product-price")).toBe(RED);
+    await page.getByRole("button", { name: "Save variation" }).click();
+    await expect.poll(() => page.getByTestId("save-status").innerText()).toBe("Saved");
+    let saved = variationsOf(await api(page.request, "GET", `/api/experiences/${experience.id}`));
+    expect(saved[0]!.configs).toEqual([{ ...priceConfig("retyped_a", "Price A"), variation: { innerHTML: "Price A", style: { color: RED } } }]);
+
+    // Another variation, the price still selected (read while "Price A" was shown): the shop's own
+    // price takes the change back; "Price A" is a change of Variation B's.
+    await page.getByLabel("Variation", { exact: true }).selectOption({ label: "Variation B" });
+    await expect.poll(() => text(frame, "#product-price")).toBe("Price B");
+    await expect.poll(() => field.inputValue()).toBe("Price B");
+    await field.fill(product.price_text);
+    await expect.poll(() => text(frame, "#product-price")).toBe(product.price_text);
+    expect(await page.getByTestId("change-row").count()).toBe(0);
+    await field.fill("Price A");
+    await expect.poll(() => text(frame, "#product-price")).toBe("Price A");
+    await page.getByRole("button", { name: "Save variation" }).click();
+    await expect.poll(() => page.getByTestId("save-status").innerText()).toBe("Saved");
+    saved = variationsOf(await api(page.request, "GET", `/api/experiences/${experience.id}`));
+    expect(saved.map((v) => v.id)).toEqual([a.id, b.id]);
+    expect(saved[1]!.configs.map((c) => c.variation)).toEqual([{ innerHTML: "Price A" }]);
+  });
+
+  it("is read-only for a viewer: pages, selection, paths and values, variations; no edits, undo or save", async () => {
+    const owner = await operator();
+    const experience = await createExperience(owner, "Viewed prices", [
+      { name: "Variation A", configs: [priceConfig("viewed_a", "Price A")] },
+      { name: "Variation B", configs: [priceConfig("viewed_b", "Price B")] },
+    ]);
+    const [a] = variationsOf(experience) as [VariationDefinition, VariationDefinition];
+    const page = await operator(VIEWER);
+    const frame = await openEditor(page, experience.id, a.id);
+    await expect.poll(() => text(frame, "#product-price")).toBe("Price A");
+    expect(await page.getByTestId("read-only").innerText()).toContain("View only");
+
+    await frame.locator("#product-price").click();
+    await expect.poll(() => selectedPath(page)).toBe("#product-price");
+    const field = page.getByLabel("Text", { exact: true });
+    expect(await field.inputValue()).toBe("Price A");
+    expect(await field.isEditable()).toBe(false);
+    expect(await page.getByLabel("Text color", { exact: true }).isEditable()).toBe(false);
+    expect(await page.getByLabel("Then", { exact: true }).isEnabled()).toBe(false);
+    await page.getByLabel("Variation", { exact: true }).selectOption({ label: "Variation B" });
+    await expect.poll(() => text(frame, "#product-price")).toBe("Price B");
+    await expect.poll(() => field.inputValue()).toBe("Price B");
+    // Moving the selection is looking, not changing.
+    await page.getByRole("button", { name: "Parent", exact: true }).click();
+    await expect.poll(() => selectedPath(page)).toBe(".product-price-line");
+
+    for (const name of ["Save variation", "Undo", "Redo", "Insert popup", "Move up", "Duplicate", "Remove the change of #product-price"])
+      expect(await page.getByRole("button", { name, exact: true }).count(), name).toBe(0);
+    expect(await page.getByLabel("New changes apply on").count()).toBe(0);
+    // Keys change nothing either.
+    await page.getByTestId("read-only").click();
+    await page.keyboard.press("Control+z");
+    await page.waitForTimeout(300);
+    expect(await text(frame, "#product-price")).toBe("Price B");
+    const stored = variationsOf(await api(page.request, "GET", `/api/experiences/${experience.id}`));
+    expect(stored.map((v) => v.configs)).toEqual([[priceConfig("viewed_a", "Price A")], [priceConfig("viewed_b", "Price B")]]);
   });
 
   it("makes every kind of change the script applies, previews each, and a shopper gets them all", async () => {

@@ -140,14 +140,20 @@ export function ElementPanel({
   selection,
   variation: v,
   onEdit,
+  readOnly = false,
 }: {
   selection: ElementInfo;
+  /** A viewer's panel: values shown, nothing editable, no action buttons. */
+  readOnly?: boolean;
   /** The variation's change of this element ({} when it has none yet). */
   variation: HtmlElementVariation;
   /** `key` names the field: edits with the same key in a row are one undo step. */
   onEdit: (key: string | null, edit: Edit) => void;
 }) {
   const m: CustomfitMeta = v.customfit_meta ?? {};
+  // The element's own content, as the shop has it: what the bridge read may be a preview of this
+  // very change (a saved variation), and typing that value again must keep the change.
+  const own = selection.original ?? selection;
   const tag = selection.tagName;
   const isImage = tag === "img" || tag === "source" || "src" in selection.attributes;
   const isLink = tag === "a" || "href" in selection.attributes;
@@ -163,16 +169,17 @@ export function ElementPanel({
     onEdit("click", setMeta("advanced_click_actions", next ? [next] : undefined));
 
   return (
-    <div className="ve-panel__sections">
+    // A viewer's panel is one disabled fieldset: every field shows its value, none takes input.
+    <fieldset className="ve-panel__sections" disabled={readOnly}>
       {hasContent ? (
         <Section title="Content">
           <TextField
             label="Text"
-            value={v.innerHTML !== undefined ? textOf(v.innerHTML) : selection.text}
+            value={v.innerHTML !== undefined ? textOf(v.innerHTML) : own.text}
             onChange={(text) =>
               onEdit("innerHTML", (x) => ({
                 ...x,
-                innerHTML: text === selection.text ? undefined : escapeHtml(text),
+                innerHTML: text === own.text ? undefined : escapeHtml(text),
               }))
             }
           />
@@ -180,11 +187,11 @@ export function ElementPanel({
             label="HTML"
             multiline
             mono
-            value={v.innerHTML ?? selection.html}
+            value={v.innerHTML ?? own.html}
             onChange={(html) =>
               onEdit("innerHTML", (x) => ({
                 ...x,
-                innerHTML: html === selection.html ? undefined : html,
+                innerHTML: html === own.html ? undefined : html,
               }))
             }
           />
@@ -320,39 +327,44 @@ export function ElementPanel({
       </Section>
 
       <Section title="Arrange">
-        <div className="ve-row">
-          <button
-            type="button"
-            className="button button--secondary button--small"
-            disabled={!siblings?.previous}
-            onClick={() =>
-              siblings?.previous &&
-              onEdit(null, setMeta("move_action", { target: siblings.previous, position: "above" }))
-            }
-          >
-            Move up
-          </button>
-          <button
-            type="button"
-            className="button button--secondary button--small"
-            disabled={!siblings?.next}
-            onClick={() =>
-              siblings?.next &&
-              onEdit(null, setMeta("move_action", { target: siblings.next, position: "below" }))
-            }
-          >
-            Move down
-          </button>
-          {m.move_action ? (
+        {readOnly ? null : (
+          <div className="ve-row">
             <button
               type="button"
               className="button button--secondary button--small"
-              onClick={() => onEdit(null, setMeta("move_action", undefined))}
+              disabled={!siblings?.previous}
+              onClick={() =>
+                siblings?.previous &&
+                onEdit(
+                  null,
+                  setMeta("move_action", { target: siblings.previous, position: "above" }),
+                )
+              }
             >
-              Undo the move
+              Move up
             </button>
-          ) : null}
-        </div>
+            <button
+              type="button"
+              className="button button--secondary button--small"
+              disabled={!siblings?.next}
+              onClick={() =>
+                siblings?.next &&
+                onEdit(null, setMeta("move_action", { target: siblings.next, position: "below" }))
+              }
+            >
+              Move down
+            </button>
+            {m.move_action ? (
+              <button
+                type="button"
+                className="button button--secondary button--small"
+                onClick={() => onEdit(null, setMeta("move_action", undefined))}
+              >
+                Undo the move
+              </button>
+            ) : null}
+          </div>
+        )}
         {m.move_action ? (
           <p className="ve-hint">
             Moved {m.move_action.position} <code>{m.move_action.target}</code>
@@ -367,32 +379,40 @@ export function ElementPanel({
             onEdit("swap", setMeta("swap_action", target.trim() ? { target } : undefined))
           }
         />
-        <div className="ve-row">
-          <button
-            type="button"
-            className="button button--secondary button--small"
-            onClick={() =>
-              onEdit(
-                null,
-                setMeta("duplicate_actions", [
-                  ...(m.duplicate_actions ?? []),
-                  { position: "below" },
-                ]),
-              )
-            }
-          >
-            Duplicate
-          </button>
-          {m.duplicate_actions ? (
+        {m.duplicate_actions ? (
+          <p className="ve-hint">
+            Duplicated {m.duplicate_actions.length}{" "}
+            {m.duplicate_actions.length === 1 ? "time" : "times"}
+          </p>
+        ) : null}
+        {readOnly ? null : (
+          <div className="ve-row">
             <button
               type="button"
               className="button button--secondary button--small"
-              onClick={() => onEdit(null, setMeta("duplicate_actions", undefined))}
+              onClick={() =>
+                onEdit(
+                  null,
+                  setMeta("duplicate_actions", [
+                    ...(m.duplicate_actions ?? []),
+                    { position: "below" },
+                  ]),
+                )
+              }
             >
-              Remove {m.duplicate_actions.length === 1 ? "the copy" : "the copies"}
+              Duplicate
             </button>
-          ) : null}
-        </div>
+            {m.duplicate_actions ? (
+              <button
+                type="button"
+                className="button button--secondary button--small"
+                onClick={() => onEdit(null, setMeta("duplicate_actions", undefined))}
+              >
+                Remove {m.duplicate_actions.length === 1 ? "the copy" : "the copies"}
+              </button>
+            ) : null}
+          </div>
+        )}
       </Section>
 
       <Section title="Insert HTML">
@@ -501,6 +521,6 @@ export function ElementPanel({
         ) : null}
         <p className="ve-hint">Click actions run in the preview while “Select elements” is off.</p>
       </Section>
-    </div>
+    </fieldset>
   );
 }

@@ -21,6 +21,7 @@ import {
 } from "../../api/visual-editor";
 import { isVersionConflict } from "../../api/experiences";
 import { paths } from "../../paths";
+import { useCanEdit } from "../experiences/canEdit";
 import { ElementPanel } from "./ElementPanel";
 import type { Edit } from "./ElementPanel";
 import { PopupForm } from "./PopupForm";
@@ -189,6 +190,9 @@ export function VisualEditor({
   initialPage: string | null;
 }) {
   const [, setSearchParams] = useSearchParams();
+  // A viewer browses pages, selects elements and switches variations, and changes nothing (the
+  // service would refuse the save: 403).
+  const canEdit = useCanEdit();
   const variations = useMemo(() => variationOptions(experience), [experience]);
   const [state, dispatch] = useReducer(editorReducer, experience, initialState);
   const [variationId, setVariationId] = useState(
@@ -336,9 +340,10 @@ export function VisualEditor({
   }, [ready, readyCount, selectMode, send]);
 
   const edit = useCallback(
-    (key: string | null, change: (c: ConfigDefinition[]) => ConfigDefinition[]) =>
-      dispatch({ type: "edit", variationId, key, change }),
-    [variationId],
+    (key: string | null, change: (c: ConfigDefinition[]) => ConfigDefinition[]) => {
+      if (canEdit) dispatch({ type: "edit", variationId, key, change });
+    },
+    [variationId, canEdit],
   );
   const editSelected = useCallback(
     (key: string | null, e: Edit) => {
@@ -364,6 +369,7 @@ export function VisualEditor({
       if (inEditable(e.target)) return;
       const mod = e.ctrlKey || e.metaKey;
       const key = e.key.toLowerCase();
+      if (mod && (key === "z" || key === "y") && !canEdit) return;
       if (mod && key === "z") {
         e.preventDefault();
         if (e.shiftKey) redo();
@@ -380,7 +386,7 @@ export function VisualEditor({
     };
     document.addEventListener("keydown", onKey);
     return () => document.removeEventListener("keydown", onKey);
-  }, [undo, redo, navigate, send, selection]);
+  }, [undo, redo, navigate, send, selection, canEdit]);
 
   const dirty = isDirty(state, variationId);
   const anyDirty = variations.some((v) => isDirty(state, v.id));
@@ -399,7 +405,12 @@ export function VisualEditor({
     const saving = configs;
     const savingId = variationId;
     save.mutate(
-      { experienceId: experience.id, variationId: savingId, configs: saving, loaded: storedConfigs(savingId) },
+      {
+        experienceId: experience.id,
+        variationId: savingId,
+        configs: saving,
+        loaded: storedConfigs(savingId),
+      },
       {
         onSuccess: (saved) => {
           stored.current[savingId] = variationConfigs(saved.experience, savingId) ?? saving;
@@ -502,45 +513,53 @@ export function VisualEditor({
             </button>
           ))}
         </div>
-        <div className="ve-toggle" role="group" aria-label="History">
-          <button
-            type="button"
-            className="button button--secondary button--small"
-            onClick={undo}
-            disabled={!canUndo}
-            title="Undo (Ctrl+Z)"
-          >
-            Undo
-          </button>
-          <button
-            type="button"
-            className="button button--secondary button--small"
-            onClick={redo}
-            disabled={!canRedo}
-            title="Redo (Ctrl+Shift+Z)"
-          >
-            Redo
-          </button>
-        </div>
-        <span className="ve-bar__status" role="status" data-testid="save-status">
-          {save.isPending
-            ? "Saving…"
-            : dirty
-              ? "Unsaved changes"
-              : save.isSuccess && save.variables.variationId === variationId
-                ? "Saved"
-                : "No unsaved changes"}
-        </span>
-        <button
-          type="button"
-          className="button button--primary"
-          onClick={onSave}
-          disabled={save.isPending || !dirty}
-        >
-          Save variation
-        </button>
+        {canEdit ? (
+          <>
+            <div className="ve-toggle" role="group" aria-label="History">
+              <button
+                type="button"
+                className="button button--secondary button--small"
+                onClick={undo}
+                disabled={!canUndo}
+                title="Undo (Ctrl+Z)"
+              >
+                Undo
+              </button>
+              <button
+                type="button"
+                className="button button--secondary button--small"
+                onClick={redo}
+                disabled={!canRedo}
+                title="Redo (Ctrl+Shift+Z)"
+              >
+                Redo
+              </button>
+            </div>
+            <span className="ve-bar__status" role="status" data-testid="save-status">
+              {save.isPending
+                ? "Saving…"
+                : dirty
+                  ? "Unsaved changes"
+                  : save.isSuccess && save.variables.variationId === variationId
+                    ? "Saved"
+                    : "No unsaved changes"}
+            </span>
+            <button
+              type="button"
+              className="button button--primary"
+              onClick={onSave}
+              disabled={save.isPending || !dirty}
+            >
+              Save variation
+            </button>
+          </>
+        ) : (
+          <span className="ve-bar__status" role="status" data-testid="read-only">
+            View only: your role can look at the variations, not change them.
+          </span>
+        )}
       </header>
-      {save.isError && save.variables.variationId === variationId ? (
+      {canEdit && save.isError && save.variables.variationId === variationId ? (
         <SaveError error={save.error} onReload={onReload} reloading={reload.isPending} />
       ) : null}
 
@@ -706,20 +725,22 @@ export function VisualEditor({
                 edits apply to the {device} width shown; other changes apply to both.
               </p>
             ) : null}
-            <div className="ve-field ve-field--inline">
-              <label className="ve-field__label" htmlFor={ids.scope}>
-                New changes apply on
-              </label>
-              <select
-                id={ids.scope}
-                className="field__input ve-input"
-                value={scope}
-                onChange={(e) => setScope(e.target.value as ChangeScope)}
-              >
-                <option value="page">This page only</option>
-                <option value="experience">Every page the experience targets</option>
-              </select>
-            </div>
+            {canEdit ? (
+              <div className="ve-field ve-field--inline">
+                <label className="ve-field__label" htmlFor={ids.scope}>
+                  New changes apply on
+                </label>
+                <select
+                  id={ids.scope}
+                  className="field__input ve-input"
+                  value={scope}
+                  onChange={(e) => setScope(e.target.value as ChangeScope)}
+                >
+                  <option value="page">This page only</option>
+                  <option value="experience">Every page the experience targets</option>
+                </select>
+              </div>
+            ) : null}
           </section>
 
           {selection ? (
@@ -732,11 +753,13 @@ export function VisualEditor({
                   : variationOf(selectedConfig)
               }
               onEdit={editSelected}
+              readOnly={!canEdit}
             />
           ) : (
             <p className="ve-hint ve-panel__empty">
-              Click an element in the page to change it. Keys: Alt+arrows move the selection, Ctrl+Z
-              undoes, Ctrl+Shift+Z redoes.
+              {canEdit
+                ? "Click an element in the page to change it. Keys: Alt+arrows move the selection, Ctrl+Z undoes, Ctrl+Shift+Z redoes."
+                : "Click an element in the page to see its path and this variation's change of it. Keys: Alt+arrows move the selection."}
             </p>
           )}
 
@@ -759,16 +782,18 @@ export function VisualEditor({
                         {path ?? templateOf(c)?.id ?? c.config_id}
                       </button>
                       <span className="ve-hint">{describeConfig(c)}</span>
-                      <button
-                        type="button"
-                        className="button button--secondary button--small"
-                        onClick={() =>
-                          edit(null, (all) => all.filter((x) => x.config_id !== c.config_id))
-                        }
-                        aria-label={`Remove the change of ${path ?? c.config_id}`}
-                      >
-                        Remove
-                      </button>
+                      {canEdit ? (
+                        <button
+                          type="button"
+                          className="button button--secondary button--small"
+                          onClick={() =>
+                            edit(null, (all) => all.filter((x) => x.config_id !== c.config_id))
+                          }
+                          aria-label={`Remove the change of ${path ?? c.config_id}`}
+                        >
+                          Remove
+                        </button>
+                      ) : null}
                     </li>
                   );
                 })}
@@ -784,10 +809,12 @@ export function VisualEditor({
             </p>
           ) : null}
 
-          <PopupForm
-            disabled={!location}
-            onInsert={(make) => location && edit(null, (all) => [...all, make(location, scope)])}
-          />
+          {canEdit ? (
+            <PopupForm
+              disabled={!location}
+              onInsert={(make) => location && edit(null, (all) => [...all, make(location, scope)])}
+            />
+          ) : null}
         </aside>
       </div>
     </div>
