@@ -70,10 +70,8 @@ async function visitor(): Promise<BrowserContext> {
   return context;
 }
 
-/** Serves the shop page and opens it in a dashboard on `origin` (default: api_host's). */
-async function editor(
-  o: { origin?: string; param?: string | null; sibling?: boolean; frameName?: string } = {},
-): Promise<Dashboard> {
+/** Serves the shop page (and the script's files on api_host); answers its path. */
+function shopPage(): string {
   const path = `/editor-${++n}`;
   // A missing element is given up after 1 s (default 3 s): the preview answer waits for it.
   h.fake.page(path, { body: SHOP, settings: { api_host: apiOrigin(), element_timeout_ms: 1000 } });
@@ -82,6 +80,14 @@ async function editor(
       body: readFileSync(SDK_DIST + f, "utf8"),
       type: "application/javascript",
     });
+  return path;
+}
+
+/** Serves the shop page and opens it in a dashboard on `origin` (default: api_host's). */
+async function editor(
+  o: { origin?: string; param?: string | null; sibling?: boolean; frameName?: string } = {},
+): Promise<Dashboard> {
+  const path = shopPage();
   const param = o.param === undefined ? apiOrigin() : o.param;
   const frameUrl =
     h.fake.shopUrl(path) + (param === null ? "" : `?${EDIT}=${encodeURIComponent(param)}`);
@@ -473,6 +479,29 @@ describe("preview", () => {
     );
   });
 
+  it("reports a selection's content from before the preview replaced it (original), and none for an unchanged one", async () => {
+    const d = await editor();
+    await waitFor(d, "ready");
+    await ask(d, { type: "preview", configs: [price("<b>$9</b>")] }, "preview-applied");
+    const changed = (await ask(d, { type: "select-path", path: ".price" }, "selected")).selection!;
+    expect(changed).toMatchObject({
+      text: "$9",
+      html: "<b>$9</b>",
+      original: { text: "$12", html: "$12" },
+    });
+    const unchanged = (await ask(d, { type: "select-path", path: ".tax" }, "selected")).selection!;
+    expect(unchanged).not.toHaveProperty("original");
+    // Another preview, leaving the price alone: it has no original any more.
+    await ask(
+      d,
+      { type: "preview", configs: [title("Other", "rgb(0, 0, 255)")] },
+      "preview-applied",
+    );
+    const now = (await ask(d, { type: "select-path", path: ".price" }, "selected")).selection!;
+    expect(now).toMatchObject({ text: "$12", html: "$12" });
+    expect(now).not.toHaveProperty("original");
+  });
+
   it("applies the mobile or desktop sub-variation, shows templates at once, and leaves redirections out", async () => {
     const d = await editor();
     await waitFor(d, "ready");
@@ -646,6 +675,103 @@ describe("origins", () => {
     expect(await d.shop.evaluate(() => document.querySelector("h1")!.textContent)).toBe(
       "Baby balm",
     );
+  });
+
+  it("a second frame on the dashboard's own origin, not the parent, cannot drive the bridge", async () => {
+    const d = await editor();
+    await waitFor(d, "ready");
+    // Same origin as the dashboard (the trusted one): only `event.source` tells it apart.
+    api.set(
+      "/editor-twin",
+      `<!doctype html><script>window.attack = (m) => parent[0].postMessage(m, "*");</script>`,
+    );
+    await d.page.evaluate((src) => {
+      const f = document.createElement("iframe");
+      f.name = "twin";
+      f.src = src;
+      document.body.append(f);
+    }, `${apiOrigin()}/editor-twin`);
+    const twin = await eventually(
+      async () => {
+        const f = d.page.frame({ name: "twin" });
+        return f && (await f.evaluate(() => "attack" in window).catch(() => false)) ? f : undefined;
+      },
+      15_000,
+      "the twin frame",
+    );
+    expect(new URL(twin.url()).origin).toBe(new URL(d.page.url()).origin);
+    const attack = (m: Record<string, unknown>) =>
+      twin.evaluate((m) => (window as unknown as { attack: (m: unknown) => void }).attack(m), {
+        source: "storefit-dashboard",
+        v: 1,
+        ...m,
+      });
+    await attack({ type: "select-path", path: "h1", id: "twin1" });
+    await attack({
+      type: "preview",
+      configs: [el("h1", { innerHTML: "Pwned" }, { id: "twin" })],
+      id: "twin2",
+    });
+    await attack({ type: "hello", v: 2, id: "twin3" });
+    // The dashboard's own message, sent after: once it is answered, the twin's were handled.
+    expect(
+      (await ask(d, { type: "select-path", path: ".price" }, "selected")).selection,
+    ).toMatchObject({ path: ".price" });
+    const got: Received[] = await d.received();
+    expect(
+      got.filter((m) => String(m.data.re).startsWith("twin") || m.data.type === "preview-applied"),
+    ).toEqual([]);
+    expect(got.filter((m) => m.data.type === "selected")).toHaveLength(1);
+    expect(await d.shop.evaluate(() => document.querySelector("h1")!.textContent)).toBe(
+      "Baby balm",
+    );
+  });
+
+  it("at top level, with a valid parameter, the bridge's file loads but the bridge does not start", async () => {
+    const path = shopPage();
+    const page = await (await visitor()).newPage();
+    const requested: string[] = [];
+    page.on("request", (r) => requested.push(r.url()));
+    const loaded = page.waitForEvent(
+      "requestfinished",
+      (r) => r.url() === `${apiOrigin()}/sdk/storefit-editor.js`,
+    );
+    await page.goto(`${h.fake.shopUrl(path)}?${EDIT}=${encodeURIComponent(apiOrigin())}`);
+    await loaded;
+    await page.waitForLoadState("load");
+    await settle();
+    expect(await page.evaluate(() => "storefitEditor" in window)).toBe(false);
+    expect(await page.evaluate(() => !!document.querySelector("storefit-editor-overlay"))).toBe(
+      false,
+    );
+    // Still edit mode: no config call.
+    expect(requested.filter((u) => new URL(u).pathname.startsWith("/v1/"))).toEqual([]);
+    expect(
+      await page.evaluate(() => (window as unknown as { __errors: string[] }).__errors),
+    ).toEqual([]);
+  });
+
+  it("a shopper's page (no parameter, no editor frame) never requests storefit-editor.js", async () => {
+    const path = shopPage();
+    const page = await (await visitor()).newPage();
+    const requested: string[] = [];
+    page.on("request", (r) => requested.push(r.url()));
+    await page.goto(h.fake.shopUrl(path));
+    // The script ran as on the shop: it made its config call and showed the page.
+    await eventually(
+      () => requested.some((u) => u.includes("/v1/users/configs/")) || undefined,
+      15_000,
+      "the config call",
+    );
+    await page.waitForLoadState("load");
+    await eventually(
+      () => page.evaluate(() => !document.getElementById("storefit-hide")),
+      15_000,
+      "the reveal",
+    );
+    await settle();
+    expect(requested.filter((u) => u.includes("storefit-editor"))).toEqual([]);
+    expect(await page.evaluate(() => "storefitEditor" in window)).toBe(false);
   });
 
   it("without the parameter, a frame named storefit-editor trusts api_host's origin; an unnamed one gets no bridge", async () => {
