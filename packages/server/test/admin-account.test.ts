@@ -80,6 +80,12 @@ describe("GET and PATCH /api/account", () => {
       { settings: { track_queue_size: 2 } },
       { settings: { client_key: "ck_mine" } },
       { settings: { pages: [{ domain: "x", page_path: "/p" }] } },
+      // Patterns the script runs on every visitor's URL: nested repetition is refused (admin/patterns.ts).
+      { settings: { page_blacklist: ["^/ok$", "^(a+)+$"] } },
+      { settings: { referrer_blacklist: ["(.*a){30}"] } },
+      { settings: { event_merge: [{ path_check_type: "regex", pattern_value: "^/(p+)+$", final_path: "/p" }] } },
+      { settings: { revenue_pages: [{ domain: "", path_check_type: "regex", pattern_value: "(\\d+)*!", revenue_event_customer_id: "r", revenue_amount: 1 }] } },
+      { settings: { pages: [{ domain: "", page_path: "(x+x+)+y", element_path: "#p", page_match: "regex", config_id: "c" }] } },
       { revision: 9 },
       { name: "" },
     ]) {
@@ -88,6 +94,12 @@ describe("GET and PATCH /api/account", () => {
       expect(res.json()).toMatchObject({ error: { code: "invalid_body" } });
     }
     expect(t.store.getAccount(t.account.id)).toEqual(t.account);
+  });
+
+  it("keeps a settings pattern that does not compile (spec Appendix A: it matches nothing) and a safe one", async () => {
+    const res = await call(t.app, owner, "PATCH", "/api/account", { settings: { page_blacklist: ["^/admin(", "^/checkout/[a-z-]+$"] } });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(t.store.getAccount(t.account.id)!.settings.page_blacklist).toEqual(["^/admin(", "^/checkout/[a-z-]+$"]);
   });
 
   it("viewers and editors read the account but may not change it", async () => {

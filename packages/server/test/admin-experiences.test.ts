@@ -132,6 +132,12 @@ describe("validation: 4xx JSON, nothing stored", () => {
     ["wrong kind", { ...base, kind: "banner" }, 400, "invalid_body"],
     ["priority as a string", { ...base, priority: "high" }, 400, "invalid_body"],
     ["bad page match", { ...base, pages: [{ domain: "", page_path: "/", page_match: "glob" }] }, 400, "invalid_body"],
+    // admin/patterns.ts: a pattern with nested repetition could hold a node for seconds on one
+    // crafted page path; one that does not compile would match nothing.
+    ["a page regex with nested repetition", { ...base, pages: [{ domain: "", page_path: "^/(a+)+b$", page_match: "regex" }] }, 400, "invalid_body"],
+    ["a page regex that does not compile", { ...base, pages: [{ domain: "", page_path: "/products/(", page_match: "regex" }] }, 400, "invalid_body"],
+    ["a config page regex with nested repetition", withConfig({ properties: { ...variationA.configs[0]!.properties, page_path: "(x*)*y", page_match: "regex" } }), 400, "invalid_body"],
+    ["a goal page regex with nested repetition", { ...base, goals: [{ name: "Checkout", kind: "page_view", page: { domain: "", page_path: "^/(\\w+\\/?)*$", page_match: "regex" } }] }, 400, "invalid_body"],
     ["traffic over 1", withVariation(variationA) && experienceBody({ rules: [{ ...base.rules[0], behaviour: { ...base.rules[0]!.behaviour, traffic_allocation: 1.5 } }] }), 400, "invalid_body"],
     ["negative weight", withVariation({ ...variationA, weight: -1 }), 400, "invalid_body"],
     ["an id with a colon", withVariation({ ...variationA, id: "a:b" }), 400, "invalid_body"],
@@ -155,6 +161,17 @@ describe("validation: 4xx JSON, nothing stored", () => {
       expect((await t.app.inject("/healthz")).statusCode).toBe(200);
     });
   }
+
+  it("a safe page regex saves; a PUT with an unsafe one is refused and the stored experience stays", async () => {
+    const safe = [{ domain: "", page_path: "^/products/[a-z-]+$", page_match: "regex" }];
+    const created = await call(t.app, owner, "POST", "/api/experiences", { ...base, pages: safe });
+    expect(created.statusCode, created.body).toBe(201);
+    const id = (created.json() as ExperienceDetail).id;
+    const put = await call(t.app, owner, "PUT", `/api/experiences/${id}`, { ...base, pages: [{ domain: "", page_path: "^(/[a-z]+)+$", page_match: "regex" }] });
+    expect(put.statusCode, put.body).toBe(400);
+    expect(put.json()).toMatchObject({ error: { code: "invalid_body", message: expect.stringContaining("Page 1") } });
+    expect(t.store.getExperience(t.account.id, id)!.pages).toEqual(safe);
+  });
 
   it("a body over 1 MiB → 413; a form body → 415; nothing stored", async () => {
     const big = experienceBody({ name: "x".repeat(1_100_000) });

@@ -6,6 +6,7 @@ import { randomBytes } from "node:crypto";
 import type { ExperienceInput, ExperienceStatus, GoalDefinition, GoalInput, RuleInput } from "@storefit/contract";
 import type { Experience, RuleDefinition, Store } from "../store/types.js";
 import { HttpError } from "../http/errors.js";
+import { checkPagePattern } from "./patterns.js";
 
 /** A new id: a prefix saying what it names, then 12 random bytes (base64url, 16 characters). */
 export const newId = (prefix: string) => `${prefix}_${randomBytes(12).toString("base64url")}`;
@@ -25,8 +26,8 @@ export function withIds(rules: readonly RuleInput[]): RuleDefinition[] {
 }
 
 /**
- * Goals with their ids, checked: the fields each kind uses and no others, a valid page regex,
- * unique ids.
+ * Goals with their ids, checked: the fields each kind uses and no others, a valid and safe page
+ * regex (admin/patterns.ts), unique ids.
  */
 export function withGoalIds(goals: readonly GoalInput[]): GoalDefinition[] {
   const seen = new Set<string>();
@@ -37,13 +38,7 @@ export function withGoalIds(goals: readonly GoalInput[]): GoalDefinition[] {
     seen.add(goal.id);
     if (g.kind === "page_view") {
       if (!g.page) throw new HttpError(400, "invalid_body", `${where}: a page-view goal needs its page`);
-      if (g.page.page_match === "regex") {
-        try {
-          new RegExp(g.page.page_path);
-        } catch {
-          throw new HttpError(400, "invalid_body", `${where}: the page path is not a valid regular expression`);
-        }
-      }
+      checkPagePattern(`${where}, page`, g.page);
     } else if (g.page) {
       throw new HttpError(400, "invalid_body", `${where}: only page-view goals have a page`);
     }
@@ -83,9 +78,16 @@ export function checkRules(store: Store, accountId: string, rules: readonly Rule
           throw new HttpError(400, "invalid_body", `Variation ${v.id}: duplicate config_customer_id "${c.config_customer_id}"`);
         }
         keys.add(c.config_customer_id);
+        const p = c.properties;
+        if (p?.page_path) checkPagePattern(`Variation ${v.id}, config "${c.config_customer_id}", page`, { page_path: p.page_path, page_match: p.page_match ?? "exact_match" });
       }
     }
   }
+}
+
+/** The pages an experience targets: a regex must compile and be safe (admin/patterns.ts). */
+export function checkPages(pages: readonly { page_path: string; page_match: string }[]): void {
+  pages.forEach((page, i) => checkPagePattern(`Page ${i + 1}`, page));
 }
 
 /** Why an experience cannot run, or null when it can. */

@@ -18,6 +18,7 @@ import type { Account, Operator, SecretKeyRecord } from "../store/types.js";
 import { hashPassword } from "../auth/password.js";
 import { newSecretKey, requireAccess } from "../auth/access.js";
 import { newId } from "../admin/experiences.js";
+import { checkSettingsPatterns } from "../admin/patterns.js";
 import { HttpError, sendError } from "../http/errors.js";
 import { ADMIN_SECURITY, errorResponses, idParams } from "../schemas/common.js";
 import {
@@ -83,6 +84,7 @@ export function accountRoutes(app: FastifyInstance, opts: AdminOptions): void {
     },
     async (req) => {
       const accountId = req.caller!.account.id;
+      if (req.body.settings) checkSettingsPatterns(req.body.settings);
       // The settings given are merged into the stored ones as they are now (not as read when the
       // request came in): a concurrent PATCH of another field, on any node, is kept.
       const updated = store.exclusive(() => {

@@ -20,7 +20,7 @@ import type {
 } from "@storefit/contract";
 import type { Experience } from "../store/types.js";
 import { requireAccess } from "../auth/access.js";
-import { checkRules, checkTransition, fromInput, newId, unpublishableReason } from "../admin/experiences.js";
+import { checkPages, checkRules, checkTransition, fromInput, newId, unpublishableReason } from "../admin/experiences.js";
 import { HttpError } from "../http/errors.js";
 import { ResultsCache } from "../results/cache.js";
 import { RESULTS_DEFAULTS, computeResults } from "../results/compute.js";
@@ -122,6 +122,7 @@ export function experienceRoutes(app: FastifyInstance, opts: AdminOptions): void
   /** Checks and stores an edited experience; a running one must stay publishable. */
   const save = (accountId: string, expId: string, input: ExperienceInput, status: Experience["status"]) => {
     const next = fromInput(accountId, expId, input, status);
+    checkPages(next.pages);
     checkRules(store, accountId, next.rules);
     const reason = status === "running" ? unpublishableReason(next) : null;
     if (reason) throw new HttpError(409, "not_publishable", `${reason}; pause it before such an edit`);
