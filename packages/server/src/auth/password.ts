@@ -30,3 +30,12 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const key = await derive(password, Buffer.from(salt, "base64url"), Number(n), Number(r), Number(p));
   return key.length === expected.length && timingSafeEqual(key, expected);
 }
+
+let dummy: Promise<string> | null = null;
+
+/**
+ * A hash of nothing anyone knows, made once with the same cost: sign-in verifies against it when
+ * the email is unknown, so an unknown email takes as long as a wrong password and the answer's
+ * timing does not tell which addresses have an account.
+ */
+export const unknownOperatorHash = (): Promise<string> => (dummy ??= hashPassword(randomBytes(32).toString("base64url")));

@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import type { SessionInfo, SignInRequest } from "@storefit/contract";
 import type { Account, Operator } from "../store/types.js";
-import { verifyPassword } from "../auth/password.js";
+import { unknownOperatorHash, verifyPassword } from "../auth/password.js";
 import { SESSION_COOKIE, requireAccess, sha256 } from "../auth/access.js";
 import { sendError, sendRateLimited } from "../http/errors.js";
 import { errorResponses } from "../schemas/common.js";
@@ -45,7 +45,8 @@ export function sessionRoutes(app: FastifyInstance, opts: AdminOptions): void {
         if (!taken.ok) return sendRateLimited(reply, taken.retryAfterS);
       }
       const operator = store.getOperatorByEmail(email);
-      const ok = operator ? await verifyPassword(req.body.password, operator.password_hash) : false;
+      // An unknown email costs the same scrypt as a known one (password.ts unknownOperatorHash).
+      const ok = await verifyPassword(req.body.password, operator ? operator.password_hash : await unknownOperatorHash());
       const account = operator && ok ? store.getAccount(operator.account_id) : null;
       if (!operator || !account) return sendError(reply, 401, "invalid_credentials");
       const token = randomBytes(32).toString("base64url");
