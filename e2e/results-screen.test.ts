@@ -254,13 +254,19 @@ afterAll(async () => {
 const operatorContext = () =>
   browser.newContext({ userAgent: DESKTOP_UA, viewport: { width: 1280, height: 800 }, storageState: operatorState });
 
-async function openResults(experienceId: string, query = ""): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+/** The screen, and the results requests it sends (path and query, in order). */
+async function openResults(experienceId: string, query = ""): Promise<{ context: BrowserContext; page: Page; errors: string[]; resultsRequests: string[] }> {
   const context = await operatorContext();
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(String(e)));
+  const resultsRequests: string[] = [];
+  page.on("request", (request) => {
+    const url = new URL(request.url());
+    if (url.origin === new URL(stack.apiUrl).origin && url.pathname.startsWith("/api/results/")) resultsRequests.push(url.pathname + url.search);
+  });
   await page.goto(`${stack.apiUrl}/experiences/${experienceId}/results${query}`);
-  return { context, page, errors };
+  return { context, page, errors, resultsRequests };
 }
 
 const metricSection = (page: Page, goalId: string, metric = "conversion_rate") =>
@@ -313,10 +319,13 @@ describe("results screen", () => {
   });
 
   it("shows each variation's visitors and conversions, the lift as a bar, and the p-value by default", async () => {
-    const { context, page, errors } = await openResults(PRICE.id);
+    const { context, page, errors, resultsRequests } = await openResults(PRICE.id);
     await expect.poll(() => page.getByRole("heading", { level: 1 }).innerText()).toBe("Price message: free shipping");
-    // Sequential is the default, and is what the screen asks the service for.
+    // Sequential is the default, and is what the screen asks the service for (with Holm), by name
+    // rather than by leaving the service to its own defaults.
     await expect(page.getByRole("radio", { name: "Sequential (always valid)" }).isChecked()).resolves.toBe(true);
+    await expect.poll(() => resultsRequests, { timeout: 15_000 }).not.toEqual([]);
+    for (const sent of resultsRequests) expect(sent).toBe(`/api/results/${PRICE.id}?engine=sequential&correction=holm`);
 
     const control = expected.get(PRICE.control)!;
     const treatment = expected.get(PRICE.treatment)!;
