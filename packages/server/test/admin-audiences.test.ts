@@ -37,6 +37,7 @@ describe("audiences", () => {
   for (const [name, condition, where] of [
     ["an unknown operator", { age: { $near: 3 } }, "age.$near"],
     ["an invalid regular expression", { cf_ua: { $regex: "(" } }, "cf_ua.$regex"],
+    ["a regular expression that takes exponential time", { cf_ua: { $regex: "^(a+)+$" } }, "cf_ua.$regex"],
     ["$in without an array", { tier: { $in: "gold" } }, "tier.$in"],
     ["a bad version", { cf_browser_version: { $vgt: "new" } }, "cf_browser_version.$vgt"],
     ["operators mixed with fields", { tier: { $eq: 1, gold: true } }, "tier"],
@@ -48,6 +49,16 @@ describe("audiences", () => {
       expect(body.error.code).toBe("invalid_condition");
       expect(body.error.message).toContain(where);
       expect(t.store.listAudiences(t.account.id)).toHaveLength(1);
+    });
+
+    it(`refuses ${name} in a PUT too, and keeps the stored condition`, async () => {
+      const before = t.store.getAudience(t.account.id, "aud_first_time_visitors");
+      const res = await call(t.app, owner, "PUT", "/api/audiences/aud_first_time_visitors", { name: "Broken", condition });
+      expect(res.statusCode).toBe(400);
+      const body = res.json() as { error: { code: string; message: string } };
+      expect(body.error.code).toBe("invalid_condition");
+      expect(body.error.message).toContain(where);
+      expect(t.store.getAudience(t.account.id, "aud_first_time_visitors")).toEqual(before);
     });
   }
 
