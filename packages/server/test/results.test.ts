@@ -867,6 +867,18 @@ describe("uninformative data", () => {
     ]);
   });
 
+  it("one arm with zero variance (no visitor converted, or every visitor did): comparison null, for every engine", async () => {
+    t.store.saveExperience(experience());
+    for (let i = 0; i < 10; i++) visit(`a${i}`, "v_a", START, i < 3 ? [["TRACK", "add_to_cart", START + 1]] : []);
+    for (let i = 0; i < 10; i++) visit(`b${i}`, "v_b", START, [["PAGE", "/checkout", START + 1]]); // all converted on checkout, none on cart
+    for (let i = 0; i < 10; i++) visit(`c${i}`, "v_a", START, i < 4 ? [["PAGE", "/checkout", START + 1]] : []);
+    for (const engine of ["sequential", "frequentist", "bayesian"]) {
+      const rule = (await results("exp_r", `?engine=${engine}`)).rules[0]!;
+      expect(metric(rule, "g_cart").variations.map((v) => [v.visitors, v.conversions, v.comparison])).toEqual([[20, 3, null], [10, 0, null]]);
+      expect(metric(rule, "g_checkout").variations.map((v) => [v.visitors, v.conversions, v.comparison])).toEqual([[20, 4, null], [10, 10, null]]);
+    }
+  });
+
   it("an experience without goals has rules with no metrics; visitors of a removed variation stay out of the rule", async () => {
     t.store.saveExperience(experience("exp_r", undefined, []));
     visit("a", "v_a", START);
