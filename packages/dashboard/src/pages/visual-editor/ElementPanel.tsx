@@ -20,6 +20,7 @@ import {
   setStyle,
   textOf,
   toClassList,
+  toHexColor,
 } from "./model";
 
 export type Edit = (v: HtmlElementVariation) => HtmlElementVariation;
@@ -62,22 +63,6 @@ const CLICK_KINDS = [
 const VOID_TAGS = /^(?:img|input|br|hr|source|track|wbr|area|col|embed|meta|link|base|param)$/;
 
 const COLOR_PROPS = new Set(["color", "background-color"]);
-
-/** `#rrggbb` for a hex or rgb()/rgba() color (what a color input takes), or null. */
-export function toHexColor(value: string): string | null {
-  const v = value.trim().toLowerCase();
-  if (/^#[0-9a-f]{6}$/.test(v)) return v;
-  if (/^#[0-9a-f]{3}$/.test(v)) return "#" + [...v.slice(1)].map((c) => c + c).join("");
-  const m = /^rgba?\(\s*(\d+)[\s,]+(\d+)[\s,]+(\d+)/.exec(v);
-  if (!m) return null;
-  return (
-    "#" +
-    m
-      .slice(1, 4)
-      .map((n) => Math.min(255, Number(n)).toString(16).padStart(2, "0"))
-      .join("")
-  );
-}
 
 /** A computed style worth showing as a placeholder (not the browser's defaults for "nothing"). */
 const shown = (value: string | undefined) =>

@@ -242,6 +242,22 @@ export const classList = (x: string[] | string | undefined): string =>
   Array.isArray(x) ? x.join(" ") : (x ?? "");
 export const toClassList = (text: string): string[] => text.split(/\s+/).filter(Boolean);
 
+/** `#rrggbb` for a hex or rgb()/rgba() color (what a color input takes), or null. */
+export function toHexColor(value: string): string | null {
+  const v = value.trim().toLowerCase();
+  if (/^#[0-9a-f]{6}$/.test(v)) return v;
+  if (/^#[0-9a-f]{3}$/.test(v)) return "#" + [...v.slice(1)].map((c) => c + c).join("");
+  const m = /^rgba?\(\s*(\d+)[\s,]+(\d+)[\s,]+(\d+)/.exec(v);
+  if (!m) return null;
+  return (
+    "#" +
+    m
+      .slice(1, 4)
+      .map((n) => Math.min(255, Number(n)).toString(16).padStart(2, "0"))
+      .join("")
+  );
+}
+
 export function escapeHtml(text: string): string {
   return text.replace(
     /[&<>"']/g,
