@@ -3,7 +3,12 @@
 // and checks, on SQLite), the validation messages sit at the right inputs, and preview links
 // carry what the script reads.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ConfigDefinition, ExperienceDetail, ExperienceInput } from "@storefit/contract";
+import type {
+  ConfigDefinition,
+  ExperienceDetail,
+  ExperienceInput,
+  HtmlElementVariation,
+} from "@storefit/contract";
 import { demoExperiences } from "../../server/src/seed/demo.js";
 import { call, makeApp, signIn } from "../../server/test/helpers.js";
 import type { Auth, TestApp } from "../../server/test/helpers.js";
@@ -17,6 +22,7 @@ import {
   emptyGoal,
   experienceFromForm,
   experienceToForm,
+  linkTargetOptions,
   sameMeaning,
   validateExperience,
 } from "../src/pages/experience-editor/model.js";
@@ -287,6 +293,39 @@ describe("stored experiences in the form", () => {
     const form = configToForm(config);
     expect(form.mode).toBe("json");
     expect(configFromForm(form)).toEqual({ ok: true, value: config });
+  });
+
+  it("offers every link target, and keeps a stored frame name as a choice of its own", () => {
+    const values = (current: string) => linkTargetOptions(current).map((o) => o.value);
+    for (const target of ["_self", "_blank", "_parent", "_top"]) {
+      expect(values("")).toContain(target);
+      const c = emptyConfig();
+      c.element_path = "a.cta";
+      c.element.href = "/sale";
+      c.element.target = target;
+      const back = configFromForm(c);
+      expect(back.ok && back.value.variation).toEqual({ href_target: { href: "/sale", target } });
+      // The stored value opens as one of the choices, so the select shows it.
+      const opened = configToForm(back.ok ? back.value : (null as never)).element.target;
+      expect(values(opened)).toContain(opened);
+    }
+    expect(values("_top")).toEqual(values(""));
+    expect(values("promo-frame")).toEqual([...values(""), "promo-frame"]);
+  });
+
+  it("saves no value for a query parameter that is removed, whatever was typed before", () => {
+    const c = emptyConfig();
+    c.element_path = "body";
+    c.meta.queryParams = [
+      { key: "ref", value: "spring", operation: "remove" },
+      { key: "utm_source", value: "mail", operation: "add" },
+    ];
+    const back = configFromForm(c);
+    const meta = back.ok ? (back.value.variation as HtmlElementVariation).customfit_meta : undefined;
+    expect(meta?.global_actions?.query_params).toEqual([
+      { key: "ref", operation: "remove" },
+      { key: "utm_source", value: "mail", operation: "add" },
+    ]);
   });
 
   it("writes plain text escaped, so the shop shows it as typed", () => {

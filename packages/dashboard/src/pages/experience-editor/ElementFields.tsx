@@ -1,5 +1,6 @@
 // The element changes of an HTML_ELEMENT variation (spec §3 "Variation fields"), used for the
 // variation itself and for its mobile and desktop sub-variations.
+import { linkTargetOptions } from "./model";
 import type { StyleRow } from "./model";
 import {
   CheckboxField,
@@ -27,6 +28,7 @@ export function ElementFields({ prefix }: { prefix: FieldName }) {
   const kind = useValue<string>(`${prefix}innerHTMLKind`);
   const classOption = useValue<string>(`${prefix}classOption`);
   const src = useValue<string>(`${prefix}src`);
+  const target = useValue<string>(`${prefix}target`);
   const styles = useArray<StyleRow>(`${prefix}styles`);
   const classError = useFieldError(`${prefix}classesAdd`);
 
@@ -88,11 +90,7 @@ export function ElementFields({ prefix }: { prefix: FieldName }) {
           <SelectField
             name={`${prefix}target`}
             label="Opens in"
-            options={[
-              { value: "", label: "Unchanged" },
-              { value: "_self", label: "Same tab (_self)" },
-              { value: "_blank", label: "New tab (_blank)" },
-            ]}
+            options={linkTargetOptions(target ?? "")}
           />
         </div>
       </fieldset>

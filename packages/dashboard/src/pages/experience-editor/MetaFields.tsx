@@ -159,31 +159,43 @@ function Duplicates({ prefix }: { prefix: FieldName }) {
   );
 }
 
+function QueryParamRow({ prefix, onRemove }: { prefix: FieldName; onRemove: () => void }) {
+  const operation = useValue<string>(`${prefix}operation`);
+  return (
+    <div className="ed-row">
+      <SelectField
+        name={`${prefix}operation`}
+        label="Operation"
+        options={[
+          { value: "add", label: "Add" },
+          { value: "remove", label: "Remove" },
+        ]}
+      />
+      <TextField name={`${prefix}key`} label="Parameter" mono />
+      {/* Removing a parameter takes no value (spec §3 query_params): none is saved, so none is asked. */}
+      {operation === "add" ? <TextField name={`${prefix}value`} label="Value" mono /> : null}
+      <button
+        type="button"
+        className="button button--secondary button--small ed-row__end"
+        onClick={onRemove}
+      >
+        Remove parameter
+      </button>
+    </div>
+  );
+}
+
 function QueryParams({ prefix }: { prefix: FieldName }) {
   const items = useArray<MetaForm["queryParams"][number]>(`${prefix}queryParams`);
   return (
     <fieldset className="ed-group">
       <legend>Query parameters</legend>
       {items.fields.map((field, i) => (
-        <div className="ed-row" key={field.id}>
-          <SelectField
-            name={`${prefix}queryParams.${i}.operation`}
-            label="Operation"
-            options={[
-              { value: "add", label: "Add" },
-              { value: "remove", label: "Remove" },
-            ]}
-          />
-          <TextField name={`${prefix}queryParams.${i}.key`} label="Parameter" mono />
-          <TextField name={`${prefix}queryParams.${i}.value`} label="Value" mono />
-          <button
-            type="button"
-            className="button button--secondary button--small ed-row__end"
-            onClick={() => items.remove(i)}
-          >
-            Remove parameter
-          </button>
-        </div>
+        <QueryParamRow
+          key={field.id}
+          prefix={`${prefix}queryParams.${i}.`}
+          onRemove={() => items.remove(i)}
+        />
       ))}
       <button
         type="button"

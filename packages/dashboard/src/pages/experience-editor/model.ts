@@ -211,6 +211,25 @@ export const PAGE_MATCH_OPTIONS: { value: PageMatch; label: string }[] = [
   { value: "regex", label: "Matches regex" },
 ];
 
+/** The browsing contexts of a link's `target` (spec §3 href_target), for the "Opens in" select. */
+export const LINK_TARGET_OPTIONS: readonly { value: string; label: string }[] = [
+  { value: "", label: "Unchanged" },
+  { value: "_self", label: "Same tab (_self)" },
+  { value: "_blank", label: "New tab (_blank)" },
+  { value: "_parent", label: "Parent frame (_parent)" },
+  { value: "_top", label: "Whole window (_top)" },
+];
+
+/**
+ * The "Opens in" choices for a link whose target is `current`: a stored value the list does not
+ * name (a frame's name) is kept as a choice of its own, so the select shows it instead of a blank.
+ */
+export function linkTargetOptions(current: string): { value: string; label: string }[] {
+  return current === "" || LINK_TARGET_OPTIONS.some((o) => o.value === current)
+    ? [...LINK_TARGET_OPTIONS]
+    : [...LINK_TARGET_OPTIONS, { value: current, label: `Frame named “${current}”` }];
+}
+
 export const GOAL_KIND_LABELS: Record<GoalKind, string> = {
   page_view: "Page view",
   click: "Click",
