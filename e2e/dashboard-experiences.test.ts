@@ -13,7 +13,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import type { ConfigsResponse } from "@storefit/contract";
+import type { Config, ConfigsRequest, ConfigsResponse } from "@storefit/contract";
 import { hashPassword } from "../packages/server/src/auth/password.js";
 import { DEMO_DOMAIN } from "../packages/server/src/seed/demo-pages.js";
 import { eventually, launchBrowser, newVisitor, signInToDashboard, startStack } from "./harness.js";
@@ -56,17 +56,27 @@ async function dashboard(width = 1280, height = 900) {
   return { context, page, errors };
 }
 
+/** What a new shopper's visit to `url` showed: the config call sent and answered, and the title. */
+type Visit = {
+  request: ConfigsRequest;
+  /** The answered config that changes the product title, if any (of a variation or a control). */
+  titleConfig: Config | undefined;
+  title: string;
+};
+
 /**
- * The product title a new shopper sees on `url`, once the script has revealed the page and
- * applied what the service answered for the title (so a slow engine cannot pass for the control).
+ * A new shopper's visit to `url`, once the script has revealed the page and applied what the
+ * service answered for the title (so a slow engine cannot pass for the control).
  */
-async function titleSeenAt(url: string): Promise<string> {
+async function visit(url: string): Promise<Visit> {
   const context = await newVisitor(browser);
   try {
     const page = await context.newPage();
     const answer = page.waitForResponse((r) => r.url().includes("/v1/users/configs/"));
     await page.goto(url);
-    const configs = ((await (await answer).json()) as ConfigsResponse).configs;
+    const response = await answer;
+    const request = JSON.parse(response.request().postData() ?? "null") as ConfigsRequest;
+    const configs = ((await response.json()) as ConfigsResponse).configs;
     await page.waitForFunction(() => !document.getElementById("storefit-hide"));
     const titleConfig = Object.values(configs).find(
       (c) => c.properties?.element_path === "h1.product-title",
@@ -79,14 +89,41 @@ async function titleSeenAt(url: string): Promise<string> {
         return document.querySelector("h1.product-title")?.textContent === d.textContent;
       }, html);
     }
-    return (await page.locator("h1.product-title").innerText()).trim();
+    const title = (await page.locator("h1.product-title").innerText()).trim();
+    return { request, titleConfig, title };
   } finally {
     await context.close();
   }
 }
 
-async function titleIsStable(url: string, expected: string): Promise<void> {
-  await expect.poll(() => titleSeenAt(url), { timeout: 15_000 }).toBe(expected);
+const titleSeenAt = async (url: string) => (await visit(url)).title;
+
+/** A plain visit (no preview): the experience answered nothing for the title, which is the original. */
+async function expectOriginalFor(url: string): Promise<void> {
+  const seen = await visit(url);
+  expect(seen.request.preview_mode).toBeUndefined();
+  expect(seen.titleConfig).toBeUndefined();
+  expect(seen.title).toBe(ORIGINAL_TITLE);
+}
+
+/**
+ * A preview link forces its variation, whatever the status: the script asks for exactly that
+ * experience and variation in preview mode, the service answers that variation's config, and the
+ * page shows it. Deterministic, unlike counting titles across a 50/50 split.
+ */
+async function expectPreview(
+  link: string,
+  experienceId: string,
+  variationId: string,
+  title: string,
+): Promise<void> {
+  const seen = await visit(link);
+  expect(seen.request).toMatchObject({
+    preview_mode: true,
+    desired_experiences: [`${experienceId}:${variationId}`],
+  });
+  expect(seen.titleConfig?.variation_id).toBe(variationId);
+  expect(seen.title).toBe(title);
 }
 
 const currentExperienceId = (page: Page) =>
@@ -188,9 +225,29 @@ describe("experiences in the dashboard", () => {
       { name: "Add to cart", kind: "track", event_name: "add_to_cart" },
     ]);
 
-    // A draft runs for nobody.
+    // A draft runs for nobody: the service answers no config for the title.
     const productUrl = stack.shopUrl(PRODUCT_PATH);
-    expect(await titleSeenAt(productUrl)).toBe(ORIGINAL_TITLE);
+    await expectOriginalFor(productUrl);
+
+    // Preview links force one variation, a draft's too.
+    await page.getByLabel("Shop page to preview on").fill(productUrl);
+    const link = await page
+      .getByRole("textbox", { name: "Preview link of Variation B" })
+      .inputValue();
+    expect(new URL(link).searchParams.get("customfit_desired_experiences")).toBe(
+      `${id}:${treatmentVar!.id}`,
+    );
+    await page.getByRole("button", { name: "Copy the preview link of Variation B" }).click();
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(link);
+    const controlLink = await page
+      .getByRole("textbox", { name: "Preview link of Control" })
+      .inputValue();
+    await expectPreview(link, id, treatmentVar!.id, NEW_TITLE);
+    await expectPreview(controlLink, id, controlVar!.id, ORIGINAL_TITLE);
+    const visualEditor = treatment.getByRole("link", { name: "Open visual editor" });
+    expect(await visualEditor.getAttribute("href")).toBe(
+      `/experiences/${id}/visual?variation=${treatmentVar!.id}`,
+    );
 
     // Start it: new shoppers see one variation each, and across shoppers both.
     await page.getByTestId("status-running").click();
@@ -205,33 +262,21 @@ describe("experiences in the dashboard", () => {
     }
     expect([...seen].sort()).toEqual([ORIGINAL_TITLE, NEW_TITLE].sort());
 
-    // Preview links force one variation for a fresh visitor.
-    await page.getByLabel("Shop page to preview on").fill(productUrl);
-    const link = await page
-      .getByRole("textbox", { name: "Preview link of Variation B" })
-      .inputValue();
-    expect(new URL(link).searchParams.get("customfit_desired_experiences")).toBe(
-      `${id}:${treatmentVar!.id}`,
-    );
-    for (let i = 0; i < 3; i++) expect(await titleSeenAt(link)).toBe(NEW_TITLE);
-    await page.getByRole("button", { name: "Copy the preview link of Variation B" }).click();
-    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(link);
-    const controlLink = await page
-      .getByRole("textbox", { name: "Preview link of Control" })
-      .inputValue();
-    expect(await titleSeenAt(controlLink)).toBe(ORIGINAL_TITLE);
-    const visualEditor = treatment.getByRole("link", { name: "Open visual editor" });
-    expect(await visualEditor.getAttribute("href")).toBe(
-      `/experiences/${id}/visual?variation=${treatmentVar!.id}`,
-    );
-
-    // Pause: the shop is back to the original for everyone.
+    // Pause: once the service stops answering the title config, the shop is back to the original
+    // for every new shopper (while running, each one got a config: the control's or B's).
     await page.getByTestId("status-paused").click();
     await expect
       .poll(() => page.getByTestId("status-badge").getAttribute("data-status"))
       .toBe("paused");
     expect(stack.store.getExperience(ACCOUNT_ID, id)!.status).toBe("paused");
-    for (let i = 0; i < 4; i++) await titleIsStable(productUrl, ORIGINAL_TITLE);
+    await expect
+      .poll(async () => (await visit(productUrl)).titleConfig, { timeout: 15_000 })
+      .toBeUndefined();
+    for (let i = 0; i < 8; i++) await expectOriginalFor(productUrl);
+    // The paused experience still previews, for QA, while shoppers see the original.
+    await expectPreview(link, id, treatmentVar!.id, NEW_TITLE);
+    await expectPreview(controlLink, id, controlVar!.id, ORIGINAL_TITLE);
+    await expectOriginalFor(productUrl);
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -339,7 +384,7 @@ describe("experiences in the dashboard", () => {
     const firstConfig = page.getByRole("region", { name: /^Config 1/ }).first();
     // Four configs (one per gallery page) start folded.
     expect(await firstConfig.getByLabel("Element (CSS path)").count()).toBe(0);
-    await firstConfig.getByRole("button", { name: /^Config 1: #product-media-main/ }).click();
+    await firstConfig.locator("summary", { hasText: /^Config 1: #product-media-main/ }).click();
     await firstConfig.getByText("Mobile and desktop sub-variations").click();
     expect(await firstConfig.getByLabel("Mobile sub-variation").isChecked()).toBe(true);
     expect(await firstConfig.getByLabel("Image source (src)").nth(1).inputValue()).toBe(
@@ -406,6 +451,38 @@ describe("experiences in the dashboard", () => {
     await json.fill(JSON.stringify({ ...value, variation: "rebeccapurple" }));
     await config.getByRole("button", { name: "Edit in the form" }).click();
     expect(await config.getByLabel("Color (any CSS color)").inputValue()).toBe("rebeccapurple");
+
+    // A link's stored target shows as it is: _parent and _top are choices, a frame's name is kept.
+    const link = (target: string) => ({
+      config_customer_id: "n",
+      config_id: "n",
+      variation_data_type: "HTML_ELEMENT",
+      properties: { element_path: "a.cta" },
+      variation: { href_target: { href: "/sale", target } },
+    });
+    for (const target of ["_top", "_parent", "promo-frame"]) {
+      await config.getByRole("button", { name: "Edit as JSON" }).click();
+      await json.fill(JSON.stringify(link(target)));
+      await config.getByRole("button", { name: "Edit in the form" }).click();
+      expect(await config.getByLabel("Opens in").inputValue()).toBe(target);
+    }
+    await config.getByLabel("Opens in").selectOption("_top");
+
+    // Query parameters: a removed one takes no value, so none is asked for.
+    await config.locator("summary", { hasText: "Global actions" }).click();
+    const params = config.getByRole("group", { name: "Query parameters" });
+    await params.getByRole("button", { name: "Add parameter" }).click();
+    await params.getByLabel("Parameter").fill("ref");
+    await params.getByLabel("Value").fill("spring");
+    await params.getByLabel("Operation").selectOption("remove");
+    expect(await params.getByLabel("Value").count()).toBe(0);
+    await config.getByRole("button", { name: "Edit as JSON" }).click();
+    expect(JSON.parse(await json.inputValue())).toMatchObject({
+      variation: {
+        href_target: { href: "/sale", target: "_top" },
+        customfit_meta: { global_actions: { query_params: [{ key: "ref", operation: "remove" }] } },
+      },
+    });
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -491,6 +568,29 @@ describe("experiences in the dashboard", () => {
     expect(await page.getByTestId("status-paused").isDisabled()).toBe(true);
     expect(await page.getByRole("button", { name: "Add rule" }).isDisabled()).toBe(true);
 
+    // Reading is not changing: a viewer unfolds a config that starts folded (a variation with
+    // more than three) and reads it, and copies a preview link to check a variation in the shop.
+    const stored = stack.store.getExperience(ACCOUNT_ID, "exp_price_message")!;
+    const freeShipping = stored.rules[0]!.behaviour.variations[1]!;
+    const folded = page
+      .getByRole("region", { name: "Variation: Free shipping" })
+      .getByRole("region", { name: /^Config 1: / });
+    expect(await folded.getByLabel("Element (CSS path)").count()).toBe(0);
+    await folded.locator("summary", { hasText: /^Config 1: #product-price/ }).click();
+    expect(await folded.getByLabel("Element (CSS path)").inputValue()).toBe("#product-price");
+    expect(await folded.getByLabel("New content (HTML)").inputValue()).toBe(
+      (freeShipping.configs[0]!.variation as { innerHTML: string }).innerHTML,
+    );
+    expect(await folded.getByLabel("Element (CSS path)").isDisabled()).toBe(true);
+    const previewLink = page.getByRole("textbox", { name: "Preview link of Free shipping" });
+    expect(await previewLink.isDisabled()).toBe(false);
+    const link = await previewLink.inputValue();
+    expect(new URL(link).searchParams.get("customfit_desired_experiences")).toBe(
+      `exp_price_message:${freeShipping.id}`,
+    );
+    await page.getByRole("button", { name: "Copy the preview link of Free shipping" }).click();
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(link);
+
     // The service refuses the viewer too, with a valid session and CSRF token.
     const statuses = await page.evaluate(async () => {
       const session = (await (await fetch("/api/session")).json()) as { csrf_token: string };
@@ -571,22 +671,32 @@ describe("experiences in the dashboard", () => {
       const res = await fetch("/api/experiences", {
         method: "POST",
         headers: { "content-type": "application/json", "x-csrf-token": session.csrf_token },
-        body: JSON.stringify({ name: "Draft without results", kind: "ab_test", pages: [], rules: [] }),
+        body: JSON.stringify({
+          name: "Draft without results",
+          kind: "ab_test",
+          pages: [],
+          rules: [],
+        }),
       });
       return ((await res.json()) as { id: string }).id;
     });
     const asked: string[] = [];
     page.on("request", (r) => {
       const path = new URL(r.url()).pathname;
-      if (path.startsWith("/api/results/")) asked.push(decodeURIComponent(path.slice("/api/results/".length)));
+      if (path.startsWith("/api/results/"))
+        asked.push(decodeURIComponent(path.slice("/api/results/".length)));
     });
     await page.reload();
     const rows = page.getByTestId("experience-row");
     const draft = rows.filter({ hasText: "Draft without results" });
-    await expect.poll(() => draft.getByTestId("headline-none").innerText(), { timeout: 10_000 }).toBe("—");
+    await expect
+      .poll(() => draft.getByTestId("headline-none").innerText(), { timeout: 10_000 })
+      .toBe("—");
     expect(await draft.getByTestId("headline-result").count()).toBe(0);
     const price = rows.filter({ hasText: "Price message: free shipping" });
-    await expect.poll(() => price.getByTestId("headline-result").count(), { timeout: 15_000 }).toBe(1);
+    await expect
+      .poll(() => price.getByTestId("headline-result").count(), { timeout: 15_000 })
+      .toBe(1);
     expect(asked).toContain("exp_price_message");
     expect(asked).not.toContain(draftId);
     expect(errors).toEqual([]);

@@ -1,7 +1,7 @@
 // One config of a variation (spec §3 "Config"): where it applies, its data type, a value editor
 // fitting the type, and for page elements the element changes, the mobile and desktop
 // sub-variations and customfit_meta. "Edit as JSON" is the escape hatch for rare fields.
-import { useId, useState } from "react";
+import { useState } from "react";
 import { get, useFormContext, useFormState } from "react-hook-form";
 import type { Path } from "react-hook-form";
 import type { VariationDataType } from "@storefit/contract";
@@ -105,7 +105,6 @@ export function ConfigEditor({
 }) {
   const { getValues } = useFormContext<ExperienceForm>();
   const { errors } = useFormState<ExperienceForm>();
-  const bodyId = useId();
   // A folded config renders no inputs (react-hook-form keeps their values); it unfolds itself
   // when one of them has an error, so every message can be seen and fixed.
   const [open, setOpen] = useState(defaultOpen);
@@ -147,137 +146,141 @@ export function ConfigEditor({
   };
 
   const title = `Config ${index + 1}${elementPath ? `: ${elementPath}` : ""}`;
+  // The fold is a <details>, not a button: the editor sits in a fieldset that is disabled for
+  // viewers, which disables every button in it, and a viewer must still unfold a config to read it.
   return (
     <section className="ed-config" aria-label={title}>
-      <div className="ed-config__header">
-        <h5 className="ed-config__title">
-          <button
-            type="button"
-            className="ed-config__toggle"
-            aria-expanded={open}
-            aria-controls={bodyId}
-            onClick={() => setOpen(!open)}
-          >
-            <span aria-hidden="true">{open ? "▾" : "▸"}</span> {title}
+      <details
+        className="ed-config__fold"
+        open={open}
+        onToggle={(e) => setOpen(e.currentTarget.open)}
+      >
+        <summary className="ed-config__summary">
+          <h5 className="ed-config__title">
+            {title}
             {pagePath ? <span className="ed-section__note"> on {pagePath}</span> : null}
-          </button>
-        </h5>
-        <div className="ed-config__tools">
-          {mode === "json" ? (
-            <button
-              type="button"
-              className="button button--secondary button--small"
-              onClick={toForm}
-            >
-              Edit in the form
-            </button>
-          ) : (
-            <button
-              type="button"
-              className="button button--secondary button--small"
-              onClick={toJson}
-            >
-              Edit as JSON
-            </button>
-          )}
-          <button
-            type="button"
-            className="button button--secondary button--small"
-            onClick={onRemove}
-          >
-            Remove config
-          </button>
-        </div>
-      </div>
-      {!open ? null : (
-        <div id={bodyId} className="ed-config__body">
-          {switchError ? (
-            <p className="ed-error" role="alert">
-              {switchError}
-            </p>
-          ) : null}
-          {mode === "json" ? (
-            <TextArea
-              name={`${prefix}json`}
-              label="Config (JSON)"
-              mono
-              rows={14}
-              hint="The whole config as the service stores it (spec §3)."
-            />
-          ) : (
-            <>
-              <div className="ed-row">
-                <TextField
-                  name={`${prefix}element_path`}
-                  label="Element (CSS path)"
-                  mono
-                  placeholder="#product-price"
-                />
-                <SelectField
-                  name={`${prefix}variation_data_type`}
-                  label="Data type"
-                  options={DATA_TYPE_OPTIONS}
-                />
-              </div>
-              {type === "HTML_ELEMENT" ? (
-                <>
-                  <ElementFields prefix={`${prefix}element.`} />
-                  <Section
-                    title="Mobile and desktop sub-variations"
-                    prefix={[`${prefix}mobile`, `${prefix}desktop`]}
-                  >
-                    <p className="ed-hint">
-                      Applied instead of the changes above by the visitor&apos;s device when the
-                      behaviour is device-specific.
-                    </p>
-                    <CheckboxField name={`${prefix}hasMobile`} label="Mobile sub-variation" />
-                    {hasMobile ? <ElementFields prefix={`${prefix}mobile.`} /> : null}
-                    <CheckboxField name={`${prefix}hasDesktop`} label="Desktop sub-variation" />
-                    {hasDesktop ? <ElementFields prefix={`${prefix}desktop.`} /> : null}
-                  </Section>
-                  <MetaFields prefix={`${prefix}meta.`} />
-                </>
+          </h5>
+        </summary>
+        {!open ? null : (
+          <div className="ed-config__body">
+            <div className="ed-config__tools">
+              {mode === "json" ? (
+                <button
+                  type="button"
+                  className="button button--secondary button--small"
+                  onClick={toForm}
+                >
+                  Edit in the form
+                </button>
               ) : (
-                <ValueEditor prefix={prefix} type={type} />
+                <button
+                  type="button"
+                  className="button button--secondary button--small"
+                  onClick={toJson}
+                >
+                  Edit as JSON
+                </button>
               )}
-              <Section
-                title="Page, keys and hint"
-                prefix={[`${prefix}config_customer_id`, `${prefix}config_id`, `${prefix}page_path`]}
+              <button
+                type="button"
+                className="button button--secondary button--small"
+                onClick={onRemove}
               >
+                Remove config
+              </button>
+            </div>
+            {switchError ? (
+              <p className="ed-error" role="alert">
+                {switchError}
+              </p>
+            ) : null}
+            {mode === "json" ? (
+              <TextArea
+                name={`${prefix}json`}
+                label="Config (JSON)"
+                mono
+                rows={14}
+                hint="The whole config as the service stores it (spec §3)."
+              />
+            ) : (
+              <>
                 <div className="ed-row">
                   <TextField
-                    name={`${prefix}page_path`}
-                    label="Only on page (optional)"
+                    name={`${prefix}element_path`}
+                    label="Element (CSS path)"
                     mono
-                    placeholder="/products/gentle-baby-wash"
+                    placeholder="#product-price"
                   />
                   <SelectField
-                    name={`${prefix}page_match`}
-                    label="Page match"
-                    options={PAGE_MATCH_OPTIONS}
-                  />
-                  <TextField name={`${prefix}domain`} label="Domain (optional)" mono />
-                </div>
-                <div className="ed-row">
-                  <TextField
-                    name={`${prefix}config_customer_id`}
-                    label="Config key"
-                    mono
-                    hint="Unique in the variation; the script's getters read it."
-                  />
-                  <TextField name={`${prefix}config_id`} label="Config id" mono />
-                  <TextField
-                    name={`${prefix}element_hint`}
-                    label="Element hint"
-                    mono
-                    placeholder="media"
+                    name={`${prefix}variation_data_type`}
+                    label="Data type"
+                    options={DATA_TYPE_OPTIONS}
                   />
                 </div>
-              </Section>
-            </>
-          )}
-        </div>
-      )}
+                {type === "HTML_ELEMENT" ? (
+                  <>
+                    <ElementFields prefix={`${prefix}element.`} />
+                    <Section
+                      title="Mobile and desktop sub-variations"
+                      prefix={[`${prefix}mobile`, `${prefix}desktop`]}
+                    >
+                      <p className="ed-hint">
+                        Applied instead of the changes above by the visitor&apos;s device when the
+                        behaviour is device-specific.
+                      </p>
+                      <CheckboxField name={`${prefix}hasMobile`} label="Mobile sub-variation" />
+                      {hasMobile ? <ElementFields prefix={`${prefix}mobile.`} /> : null}
+                      <CheckboxField name={`${prefix}hasDesktop`} label="Desktop sub-variation" />
+                      {hasDesktop ? <ElementFields prefix={`${prefix}desktop.`} /> : null}
+                    </Section>
+                    <MetaFields prefix={`${prefix}meta.`} />
+                  </>
+                ) : (
+                  <ValueEditor prefix={prefix} type={type} />
+                )}
+                <Section
+                  title="Page, keys and hint"
+                  prefix={[
+                    `${prefix}config_customer_id`,
+                    `${prefix}config_id`,
+                    `${prefix}page_path`,
+                  ]}
+                >
+                  <div className="ed-row">
+                    <TextField
+                      name={`${prefix}page_path`}
+                      label="Only on page (optional)"
+                      mono
+                      placeholder="/products/gentle-baby-wash"
+                    />
+                    <SelectField
+                      name={`${prefix}page_match`}
+                      label="Page match"
+                      options={PAGE_MATCH_OPTIONS}
+                    />
+                    <TextField name={`${prefix}domain`} label="Domain (optional)" mono />
+                  </div>
+                  <div className="ed-row">
+                    <TextField
+                      name={`${prefix}config_customer_id`}
+                      label="Config key"
+                      mono
+                      hint="Unique in the variation; the script's getters read it."
+                    />
+                    <TextField name={`${prefix}config_id`} label="Config id" mono />
+                    <TextField
+                      name={`${prefix}element_hint`}
+                      label="Element hint"
+                      mono
+                      placeholder="media"
+                    />
+                  </div>
+                </Section>
+              </>
+            )}
+          </div>
+        )}
+      </details>
     </section>
   );
 }

@@ -1,7 +1,7 @@
 // The experience editor: basics, page targeting, ordered rules, goals, preview. react-hook-form
 // holds the values; one resolver (model.ts) validates the whole form, so every message is
 // shown at its input and in a summary before anything is sent.
-import { useEffect, useId, useState } from "react";
+import { useEffect, useState } from "react";
 import { isVersionConflict, sameEditedFields } from "../../api/experiences";
 import type { VersionedExperience } from "../../api/experiences";
 import { FormProvider, set, useForm } from "react-hook-form";
@@ -11,6 +11,7 @@ import { emptyRule, experienceFromForm, experienceToForm } from "./model";
 import type { ExperienceForm, FormProblem } from "./model";
 import { SelectField, TextField, useArray } from "./fields";
 import { GoalsSection } from "./GoalsSection";
+import { PreviewPanel } from "./PreviewPanel";
 import { PreviewContext, RuleEditor } from "./RuleEditor";
 import { TargetingSection } from "./TargetingSection";
 import { defaultPreviewPage } from "./preview";
@@ -58,43 +59,6 @@ function RulesSection({ audiences }: { audiences: readonly Audience[] }) {
   );
 }
 
-function PreviewPanel({
-  pageUrl,
-  onChange,
-  saved,
-}: {
-  pageUrl: string;
-  onChange: (url: string) => void;
-  saved: boolean;
-}) {
-  const id = useId();
-  return (
-    <section className="panel ed-panel" aria-labelledby="preview-title">
-      <h2 className="panel__title" id="preview-title">
-        Preview and QA
-      </h2>
-      <p className="panel__description">
-        Each variation has a preview link: it opens this shop page with that variation forced, as a
-        fresh visitor, without tracking — whatever the status, audience or traffic. Previews show
-        the saved version.
-      </p>
-      <div className="field">
-        <label className="field__label" htmlFor={id}>
-          Shop page to preview on
-        </label>
-        <input
-          id={id}
-          className="field__input mono"
-          type="url"
-          value={pageUrl}
-          onChange={(e) => onChange(e.target.value)}
-        />
-      </div>
-      {!saved ? <p className="ed-hint">Save the experience to get preview links.</p> : null}
-    </section>
-  );
-}
-
 /**
  * Saves the form: `ifMatch` is the ETag of the version the form holds. Answers the stored version
  * (null for a new experience: the page then opens it).
@@ -111,8 +75,8 @@ function ConflictNotice({ onReload, reloading }: { onReload: () => void; reloadi
       <p>
         <strong>Not saved: this experience was changed since you opened it</strong> — in another
         tab, by someone else, or in the visual editor. Saving your version would overwrite those
-        changes, so nothing was saved. Your edits are still here; copy what you need, then load
-        the latest version and apply them again.
+        changes, so nothing was saved. Your edits are still here; copy what you need, then load the
+        latest version and apply them again.
       </p>
       <button
         type="button"
@@ -224,7 +188,7 @@ export function ExperienceEditorForm({
 
   return (
     <FormProvider {...form}>
-      <PreviewContext.Provider value={{ experienceId: experience?.id ?? null, pageUrl }}>
+      <PreviewContext.Provider value={{ experienceId: experience?.id ?? null }}>
         <form
           className="ed-form"
           noValidate
@@ -290,7 +254,12 @@ export function ExperienceEditorForm({
             <RulesSection audiences={audiences} />
             <GoalsSection />
           </fieldset>
-          <PreviewPanel pageUrl={pageUrl} onChange={setPageUrl} saved={experience !== null} />
+          {/* Outside the fieldset: viewers copy and open preview links too. */}
+          <PreviewPanel
+            experienceId={experience?.id ?? null}
+            pageUrl={pageUrl}
+            onChange={setPageUrl}
+          />
           <div className="ed-savebar">
             <span className="ed-hint" role="status">
               {isSubmitting

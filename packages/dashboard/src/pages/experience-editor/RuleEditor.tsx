@@ -1,6 +1,6 @@
 // One rule (product.md §3 "Decisions"): an audience and a behaviour — traffic allocation and
-// weighted variations, each with its configs, a preview link and the visual editor.
-import { createContext, useContext, useState } from "react";
+// weighted variations, each with its configs and a link to the visual editor.
+import { createContext, useContext } from "react";
 import { Link } from "react-router";
 import type { Audience } from "@storefit/contract";
 import { paths } from "../../paths";
@@ -9,78 +9,28 @@ import type { ConfigForm, VariationForm } from "./model";
 import { ConfigEditor } from "./ConfigEditor";
 import { CheckboxField, SelectField, TextField, useArray, useFieldError, useValue } from "./fields";
 import type { FieldName } from "./fields";
-import { previewUrl } from "./preview";
 
-/** What the variations need to build preview links: the saved experience and the page to open. */
-export type PreviewTarget = { experienceId: string | null; pageUrl: string };
-export const PreviewContext = createContext<PreviewTarget>({ experienceId: null, pageUrl: "" });
+/** The saved experience the variations belong to (null for a new one), for their links. */
+export type PreviewTarget = { experienceId: string | null };
+export const PreviewContext = createContext<PreviewTarget>({ experienceId: null });
 
-function PreviewLinks({ variationId, name }: { variationId: string; name: string }) {
-  const { experienceId, pageUrl } = useContext(PreviewContext);
-  const [copied, setCopied] = useState<"copied" | "failed" | null>(null);
+/** Links work in the disabled fieldset of viewers; the preview links are under "Preview and QA". */
+function VariationLinks({ variationId }: { variationId: string }) {
+  const { experienceId } = useContext(PreviewContext);
   if (!experienceId || !variationId) {
-    return <p className="ed-hint">Save the experience to preview this variation.</p>;
+    return (
+      <p className="ed-hint">Save the experience to preview this variation or edit it visually.</p>
+    );
   }
-  const url = previewUrl(pageUrl, experienceId, variationId);
-  const copy = async () => {
-    if (!url) return;
-    try {
-      await navigator.clipboard.writeText(url);
-      setCopied("copied");
-    } catch {
-      setCopied("failed");
-    }
-  };
   return (
-    <div className="ed-preview" data-testid="variation-preview">
-      {url ? (
-        <>
-          <label className="visually-hidden" htmlFor={`preview-${variationId}`}>
-            Preview link of {name}
-          </label>
-          <input
-            id={`preview-${variationId}`}
-            className="field__input mono ed-preview__url"
-            readOnly
-            value={url}
-            onFocus={(e) => e.target.select()}
-          />
-          <a
-            className="button button--secondary button--small"
-            href={url}
-            target="_blank"
-            rel="noreferrer"
-            aria-label={`Open a preview of ${name}`}
-          >
-            Open preview
-          </a>
-          <button
-            type="button"
-            className="button button--secondary button--small"
-            onClick={() => void copy()}
-            aria-label={`Copy the preview link of ${name}`}
-          >
-            Copy link
-          </button>
-          <span className="ed-hint" role="status">
-            {copied === "copied"
-              ? "Copied."
-              : copied === "failed"
-                ? "Copy failed: select the link and copy it."
-                : ""}
-          </span>
-        </>
-      ) : (
-        <p className="ed-hint">
-          Enter the shop page to preview on (under “Preview and QA”) to get a link.
-        </p>
-      )}
+    <div className="ed-preview">
       <Link
         className="button button--secondary button--small"
         to={`${paths.visualEditor(experienceId)}?variation=${encodeURIComponent(variationId)}`}
       >
         Open visual editor
       </Link>
+      <span className="ed-hint">Its preview link is under “Preview and QA”.</span>
     </div>
   );
 }
@@ -128,7 +78,7 @@ function VariationEditor({
           hint="Relative to the other variations; 0 keeps it out."
         />
       </div>
-      <PreviewLinks variationId={id} name={label} />
+      <VariationLinks variationId={id} />
       <div className="ed-configs">
         {configs.fields.length === 0 ? (
           <p className="muted ed-small">
