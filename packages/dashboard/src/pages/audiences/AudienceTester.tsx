@@ -5,76 +5,27 @@ import { useId } from "react";
 import { useForm } from "react-hook-form";
 import type { Condition, Json } from "@storefit/contract";
 import { type AudienceEvaluateResponse, type ClauseVerdict, useEvaluateAudience } from "../../api/audiences";
-
-type TesterValues = {
-  device: string;
-  browser: string;
-  browserVersion: string;
-  os: string;
-  firstTime: "" | "true" | "false";
-  url: string;
-  utmSource: string;
-  utmMedium: string;
-  utmCampaign: string;
-  tags: string;
-  properties: string;
-};
-
-const DEFAULTS: TesterValues = {
-  device: "desktop",
-  browser: "Chrome",
-  browserVersion: "131",
-  os: "",
-  firstTime: "true",
-  url: "",
-  utmSource: "",
-  utmMedium: "",
-  utmCampaign: "",
-  tags: "",
-  properties: "",
-};
-
-function parseProperties(text: string): Record<string, Json> | string {
-  if (text.trim() === "") return {};
-  try {
-    const parsed = JSON.parse(text) as unknown;
-    if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) return parsed as Record<string, Json>;
-  } catch {
-    // reported below
-  }
-  return 'Other properties must be a JSON object, such as { "tier": "gold" }.';
-}
-
-/** The visitor as the storefront script would send it (spec §3 User). */
-function visitorOf(values: TesterValues, properties: Record<string, Json>): { user: Record<string, Json>; url?: string } {
-  const props: Record<string, Json> = { ...properties };
-  if (values.device) props.cf_device_type = values.device;
-  if (values.browser.trim()) props.cf_browser_name = values.browser.trim();
-  if (values.browserVersion.trim()) props.cf_browser_version = values.browserVersion.trim();
-  if (values.os.trim()) props.cf_os_name = values.os.trim();
-  if (values.firstTime) props.is_first_time_visitor = values.firstTime === "true";
-  const user: Record<string, Json> = { user_customer_id: "dashboard-tester", anonymous: true, properties: props };
-  const tags = values.tags.split(",").map((t) => t.trim()).filter(Boolean);
-  if (tags.length) user.tags = tags;
-  if (values.utmSource.trim()) user.utm_source = values.utmSource.trim();
-  if (values.utmMedium.trim()) user.utm_medium = values.utmMedium.trim();
-  if (values.utmCampaign.trim()) user.utm_campaign = values.utmCampaign.trim();
-  return values.url.trim() ? { user, url: values.url.trim() } : { user };
-}
+import { type JsonField, JSON_FIELDS, TESTER_DEFAULTS, type TesterValues, parseObject, visitorOf } from "./testerVisitor";
 
 export function AudienceTester({ condition, conditionError }: { condition: Condition; conditionError: string | null }) {
   const id = useId();
   const evaluate = useEvaluateAudience();
-  const form = useForm<TesterValues>({ defaultValues: DEFAULTS });
+  const form = useForm<TesterValues>({ defaultValues: TESTER_DEFAULTS });
   const errors = form.formState.errors;
 
   const onSubmit = form.handleSubmit((values) => {
-    const properties = parseProperties(values.properties);
-    if (typeof properties === "string") {
-      form.setError("properties", { message: properties });
-      return;
+    const json = {} as Record<JsonField, Record<string, Json>>;
+    let ok = true;
+    for (const [name, label, example] of JSON_FIELDS) {
+      const parsed = parseObject(values[name], label, example);
+      if (typeof parsed === "string") {
+        form.setError(name, { message: parsed });
+        ok = false;
+      } else {
+        json[name] = parsed;
+      }
     }
-    evaluate.mutate({ condition, visitor: visitorOf(values, properties) });
+    if (ok) evaluate.mutate({ condition, visitor: visitorOf(values, json) });
   });
 
   const field = (name: keyof TesterValues, label: string, placeholder?: string) => (
@@ -122,27 +73,34 @@ export function AudienceTester({ condition, conditionError }: { condition: Condi
           {field("utmSource", "utm_source")}
           {field("utmMedium", "utm_medium")}
           {field("utmCampaign", "utm_campaign")}
+          {field("utmTerm", "utm_term")}
+          {field("utmContent", "utm_content")}
+          {field("utmAdgroup", "utm_adgroup")}
+          {field("gclid", "gclid")}
+          {field("fbclid", "fbclid")}
           {field("tags", "Tags (comma-separated)")}
         </div>
-        <div className="field">
-          <label className="field__label" htmlFor={`${id}-properties`}>
-            Other properties (JSON)
-          </label>
-          <textarea
-            id={`${id}-properties`}
-            className="field__input mono"
-            rows={2}
-            placeholder='{ "tier": "gold" }'
-            aria-invalid={errors.properties ? true : undefined}
-            aria-describedby={errors.properties ? `${id}-properties-error` : undefined}
-            {...form.register("properties")}
-          />
-          {errors.properties ? (
-            <p className="field__error" id={`${id}-properties-error`}>
-              {errors.properties.message}
-            </p>
-          ) : null}
-        </div>
+        {JSON_FIELDS.map(([name, label, example]) => (
+          <div className="field" key={name}>
+            <label className="field__label" htmlFor={`${id}-${name}`}>
+              {label} (JSON)
+            </label>
+            <textarea
+              id={`${id}-${name}`}
+              className="field__input mono"
+              rows={2}
+              placeholder={example}
+              aria-invalid={errors[name] ? true : undefined}
+              aria-describedby={errors[name] ? `${id}-${name}-error` : undefined}
+              {...form.register(name)}
+            />
+            {errors[name] ? (
+              <p className="field__error" id={`${id}-${name}-error`}>
+                {errors[name].message}
+              </p>
+            ) : null}
+          </div>
+        ))}
         <button type="submit" className="button button--primary" disabled={evaluate.isPending || conditionError !== null}>
           Test this visitor
         </button>

@@ -17,30 +17,64 @@ export type AttributeOption = {
   values?: readonly string[];
 };
 
-/** spec §3 User, as the service derives attributes from it (conditions.ts attributesOf). */
+/**
+ * spec §3 User, as the service derives attributes from it (conditions.ts attributesOf): its
+ * top-level fields, the derived properties the script sends (read at the top level too), and the
+ * page the decision is for. Private and session fields, other properties and hs_fields are the
+ * custom families below.
+ */
 export const ATTRIBUTES: readonly AttributeOption[] = [
   { key: "cf_device_type", label: "Device type", group: "Device and browser", kind: "text", values: ["mobile", "tablet", "desktop"] },
+  { key: "cf_device_vendor", label: "Device vendor", group: "Device and browser", kind: "text", values: ["Apple", "Samsung", "Google", "Huawei", "Xiaomi"] },
+  { key: "cf_device_model", label: "Device model", group: "Device and browser", kind: "text" },
   { key: "cf_os_name", label: "Operating system", group: "Device and browser", kind: "text", values: ["iOS", "Android", "Windows", "Mac OS", "Linux"] },
+  { key: "cf_os_version", label: "Operating system version", group: "Device and browser", kind: "version" },
   { key: "cf_browser_name", label: "Browser", group: "Device and browser", kind: "text", values: ["Chrome", "Safari", "Firefox", "Edge", "Samsung Internet"] },
   { key: "cf_browser_version", label: "Browser version", group: "Device and browser", kind: "version" },
   { key: "cf_browser_primary_language", label: "Browser language", group: "Device and browser", kind: "text" },
+  { key: "cf_browser_preferred_languages", label: "Preferred languages", group: "Device and browser", kind: "list" },
   { key: "cf_screen_width", label: "Screen width (px)", group: "Device and browser", kind: "number" },
-  { key: "cf_timezone", label: "Time zone", group: "Device and browser", kind: "text" },
+  { key: "cf_screen_height", label: "Screen height (px)", group: "Device and browser", kind: "number" },
+  { key: "cf_cpu_architecture", label: "CPU architecture", group: "Device and browser", kind: "text", values: ["arm", "arm64", "amd64", "ia32"] },
+  { key: "cf_ua", label: "User agent", group: "Device and browser", kind: "text" },
+  // spec §3: minutes from UTC, sign inverted (UTC+2 is 120), sent as a number.
+  { key: "cf_timezone", label: "Time zone (minutes from UTC)", group: "Device and browser", kind: "number" },
   { key: "is_first_time_visitor", label: "First-time visitor", group: "Visitor", kind: "boolean" },
   { key: "anonymous", label: "Anonymous (not signed in)", group: "Visitor", kind: "boolean" },
   { key: "tags", label: "Tags", group: "Visitor", kind: "list" },
   { key: "user_customer_id", label: "Visitor id", group: "Visitor", kind: "text" },
+  { key: "user_id", label: "Signed-in user id", group: "Visitor", kind: "text" },
+  { key: "device_id", label: "Device id", group: "Visitor", kind: "text" },
+  { key: "sdk_generated_user_customer_id", label: "Visitor id made by the script", group: "Visitor", kind: "boolean" },
+  { key: "latest_session_id", label: "Session id", group: "Visitor", kind: "text" },
+  { key: "form_update_detected", label: "Form update detected", group: "Visitor", kind: "boolean" },
+  { key: "ga_device_id", label: "Google Analytics client id", group: "Visitor", kind: "text" },
+  { key: "hubspotutk", label: "HubSpot tracking id (hubspotutk)", group: "Visitor", kind: "text" },
   { key: "utm_source", label: "Campaign source (utm_source)", group: "Campaign", kind: "text" },
   { key: "utm_medium", label: "Campaign medium (utm_medium)", group: "Campaign", kind: "text" },
   { key: "utm_campaign", label: "Campaign name (utm_campaign)", group: "Campaign", kind: "text" },
   { key: "utm_term", label: "Campaign term (utm_term)", group: "Campaign", kind: "text" },
   { key: "utm_content", label: "Campaign content (utm_content)", group: "Campaign", kind: "text" },
+  { key: "utm_adgroup", label: "Ad group (utm_adgroup)", group: "Campaign", kind: "text" },
   { key: "gclid", label: "Google Ads click (gclid)", group: "Campaign", kind: "text" },
   { key: "fbclid", label: "Meta ads click (fbclid)", group: "Campaign", kind: "text" },
+  // The first touch above; these hold this session's values (spec §3 "session_utm_* copies").
+  { key: "session_utm_source", label: "Session campaign source", group: "Campaign (this session)", kind: "text" },
+  { key: "session_utm_medium", label: "Session campaign medium", group: "Campaign (this session)", kind: "text" },
+  { key: "session_utm_campaign", label: "Session campaign name", group: "Campaign (this session)", kind: "text" },
+  { key: "session_utm_term", label: "Session campaign term", group: "Campaign (this session)", kind: "text" },
+  { key: "session_utm_content", label: "Session campaign content", group: "Campaign (this session)", kind: "text" },
+  { key: "session_utm_adgroup", label: "Session ad group", group: "Campaign (this session)", kind: "text" },
+  { key: "session_gclid", label: "Session Google Ads click", group: "Campaign (this session)", kind: "text" },
+  { key: "session_fbclid", label: "Session Meta ads click", group: "Campaign (this session)", kind: "text" },
   { key: "url", label: "Page URL", group: "Page", kind: "text" },
   { key: "path", label: "Page path", group: "Page", kind: "text" },
   { key: "domain", label: "Domain", group: "Page", kind: "text" },
   { key: "referrer", label: "Referrer", group: "Page", kind: "text" },
+  { key: "referrer_url", label: "Referrer URL", group: "Page", kind: "text" },
+  { key: "cf_current_page_url", label: "Current page URL (as the script saw it)", group: "Page", kind: "text" },
+  { key: "cf_last_page_url", label: "Previous page URL", group: "Page", kind: "text" },
+  { key: "now", label: "Time of the decision (ms since 1970)", group: "Page", kind: "number" },
 ];
 
 /** The free-form attribute families: "properties.<name>" and so on, or any dotted path. */
