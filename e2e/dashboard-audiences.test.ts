@@ -1,11 +1,12 @@
 // Audiences in the dashboard, for real: an operator builds an audience in the builder (device
 // and campaign), the JSON view follows and drives the builder back, the tester answers match and
 // no match with reasons, a broken condition is refused by the service at save time, and the
-// audience, attached to a started experience's rule, decides which demo-shop visitors see it.
+// audience, picked in a new experience's rule in the experience editor and started there,
+// decides which demo-shop visitors see it.
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import type { Audience, ConfigsResponse, ExperienceDetail, SessionInfo } from "@storefit/contract";
+import type { Audience, ConfigsResponse } from "@storefit/contract";
 import { DEMO_DOMAIN, DEMO_PAGES } from "../packages/server/src/seed/demo-pages.js";
 import { DESKTOP_UA, eventually, launchBrowser, newVisitor, signInToDashboard, startStack } from "./harness.js";
 import type { Stack } from "./harness.js";
@@ -33,18 +34,6 @@ afterAll(async () => {
 });
 
 const taxPage = DEMO_PAGES.find((p) => p.domain === DEMO_DOMAIN && p.element_hint === "tax")!;
-
-/** An admin API call with the owner's dashboard session (cookie and CSRF token). */
-async function admin<T>(method: "GET" | "POST" | "PATCH", path: string, body?: unknown): Promise<T> {
-  const session = (await (await page.request.get(`${stack.apiUrl}/api/session`)).json()) as SessionInfo;
-  const res = await page.request.fetch(`${stack.apiUrl}${path}`, {
-    method,
-    headers: { "x-csrf-token": session.csrf_token, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    ...(body === undefined ? {} : { data: JSON.stringify(body) }),
-  });
-  expect(res.status(), `${method} ${path}: ${await res.text()}`).toBeLessThan(300);
-  return (await res.json()) as T;
-}
 
 /** A full-page screenshot from the top (the app header is sticky: scrolled, it lands mid-page). */
 async function screenshot(name: string) {
@@ -110,6 +99,27 @@ describe("audiences", () => {
     const failing = page.getByTestId("tester-clause").filter({ hasText: "does not match" });
     await expect.poll(() => failing.innerText()).toContain('cf_device_type "mobile" — visitor has "desktop"');
     await screenshot("audiences-editor");
+
+    // The other campaign parameters and the private and session fields reach the evaluator too.
+    await page.getByTestId("condition-json").fill(
+      JSON.stringify({ utm_adgroup: "eczema", utm_term: "oat cream", gclid: { $exists: true }, "private.tier": "gold", "session.tags": "promo" }),
+    );
+    await expect.poll(() => page.getByLabel("Attribute of rule 1").inputValue()).toBe("utm_adgroup");
+    await page.getByLabel("utm_adgroup").fill("eczema");
+    await page.getByLabel("utm_term").fill("oat cream");
+    await page.getByLabel("gclid").fill("Cj0KCQ");
+    await page.getByLabel("Private fields (JSON)").fill('{ "tier": "gold" }');
+    await page.getByLabel("Session fields (JSON)").fill('{ "tags": ["promo"] }');
+    await page.getByRole("button", { name: "Test this visitor" }).click();
+    await expect.poll(() => page.getByTestId("tester-verdict").innerText()).toContain("Match: this visitor is in the audience");
+    await page.getByLabel("gclid").fill("");
+    await page.getByLabel("Private fields (JSON)").fill('{ "tier": "silver" }');
+    await page.getByRole("button", { name: "Test this visitor" }).click();
+    await expect.poll(() => page.getByTestId("tester-verdict").innerText()).toContain("No match");
+    const failed = await failing.allInnerTexts();
+    expect(failed).toHaveLength(2);
+    expect(failed[0]).toContain('gclid {"$exists":true} — visitor has not set');
+    expect(failed[1]).toContain('private.tier "gold" — visitor has "silver"');
   });
 
   it("edits in the JSON view drive the builder; a condition it cannot show stays JSON-only", async () => {
@@ -159,51 +169,63 @@ describe("audiences", () => {
     await expect.poll(() => page.getByLabel("Value of rule 2 (comma-separated)").inputValue()).toBe("spring, summer");
   });
 
-  it("attached to a started experience's rule, it decides which shop visitors get the experience", async () => {
-    const created = await admin<ExperienceDetail>("POST", "/api/experiences", {
-      name: "Spring offer on phones",
+  it("picked in an experience's rule in the editor and started there, it decides which shop visitors get the experience", async () => {
+    // The operator builds the experience in the editor and chooses the audience in its rule.
+    await page.getByRole("link", { name: "Experiences" }).click();
+    await page.getByRole("link", { name: "New experience" }).click();
+    await page.getByLabel("Name", { exact: true }).fill("Spring offer on phones");
+    await page.getByLabel("Kind", { exact: true }).selectOption("personalization");
+    await page.getByRole("button", { name: "Add page" }).click();
+    const target = page.getByTestId("page-target");
+    await target.getByLabel("Page path or pattern").fill(taxPage.page_path);
+    expect(await target.getByLabel("Domain", { exact: true }).inputValue()).toBe(DEMO_DOMAIN);
+    const rule = page.getByTestId("rule");
+    await rule.getByLabel("Audience", { exact: true }).selectOption({ label: "Spring campaign on phones" });
+    await rule.getByLabel("Behaviour name").fill("Spring offer");
+    // One variation: everyone the audience lets in gets the offer line.
+    await rule.getByRole("button", { name: "Remove variation Control" }).click();
+    const offer = rule.getByTestId("variation");
+    await expect.poll(() => offer.count()).toBe(1);
+    await offer.getByLabel("Variation name").fill("Offer line");
+    await offer.getByRole("button", { name: /Add config/ }).click();
+    await offer.getByLabel("Element (CSS path)").fill("#product-tax");
+    await offer.getByLabel("New text").fill(SPRING_TEXT);
+    const created = page.waitForResponse((r) => r.url().endsWith("/api/experiences") && r.request().method() === "POST");
+    await page.getByRole("button", { name: "Create experience" }).click();
+    expect((await created).status()).toBe(201);
+    await page.waitForURL(/\/experiences\/exp_/);
+    const experienceId = new URL(page.url()).pathname.split("/").pop()!;
+    expect(stack.store.getExperience(ACCOUNT_ID, experienceId)).toMatchObject({
+      status: "draft",
       kind: "personalization",
-      pages: [{ domain: DEMO_DOMAIN, page_path: taxPage.page_path, page_match: "exact_match" }],
-      rules: [
-        {
-          audience_id: audienceId,
-          behaviour: {
-            name: "Spring offer",
-            traffic_allocation: 1,
-            variations: [
-              {
-                name: "Offer line",
-                weight: 1,
-                configs: [
-                  {
-                    config_customer_id: "spring_offer_tax_line",
-                    config_id: "cfg_spring_offer_tax_line",
-                    variation_data_type: "HTML_ELEMENT",
-                    variation: { innerHTML: SPRING_TEXT },
-                    properties: { page_path: taxPage.page_path, page_match: "exact_match", element_path: "#product-tax", domain: DEMO_DOMAIN },
-                  },
-                ],
-              },
-            ],
-          },
-        },
-      ],
+      rules: [{ audience_id: audienceId, behaviour: { name: "Spring offer", variations: [{ name: "Offer line" }] } }],
     });
-    expect(created.rules[0]!.audience_id).toBe(audienceId);
-    await admin("POST", `/api/experiences/${created.id}/status`, { status: "running" });
+    // Reopened, the rule shows the audience it was saved with.
+    await page.reload();
+    await expect.poll(() => page.getByTestId("rule").getByLabel("Audience", { exact: true }).inputValue()).toBe(audienceId);
+    // A draft runs for nobody; started from the editor, it runs for the audience.
+    expect((await shopVisit(IPHONE_UA, "?utm_campaign=spring")).tax).not.toBe(SPRING_TEXT);
+    await page.getByTestId("status-running").click();
+    await expect.poll(() => page.getByTestId("status-badge").getAttribute("data-status")).toBe("running");
+    expect(stack.store.getExperience(ACCOUNT_ID, experienceId)!.status).toBe("running");
+    const fromExperience = (configs: ConfigsResponse) =>
+      Object.values(configs.configs).some((c) => c.experience_behaviour_response?.experience_id === experienceId);
 
     const matching = await shopVisit(IPHONE_UA, "?utm_campaign=spring");
     expect(matching.tax).toBe(SPRING_TEXT);
-    expect(Object.values(matching.configs.configs).some((c) => c.config_id === "cfg_spring_offer_tax_line")).toBe(true);
+    expect(fromExperience(matching.configs)).toBe(true);
 
     const desktop = await shopVisit(DESKTOP_UA, "?utm_campaign=spring");
     expect(desktop.tax).not.toBe(SPRING_TEXT);
-    expect(Object.values(desktop.configs.configs).some((c) => c.config_id === "cfg_spring_offer_tax_line")).toBe(false);
+    expect(fromExperience(desktop.configs)).toBe(false);
 
     const noCampaign = await shopVisit(IPHONE_UA, "");
     expect(noCampaign.tax).not.toBe(SPRING_TEXT);
+    expect(fromExperience(noCampaign.configs)).toBe(false);
 
     // Changing the audience in the dashboard changes who gets it, on the next visit.
+    await page.goto(`${stack.apiUrl}/audiences?audience=${audienceId}`);
+    await expect.poll(() => page.getByLabel("Value of rule 2 (comma-separated)").inputValue()).toBe("spring, summer");
     await page.getByLabel("Value of rule 2 (comma-separated)").fill("autumn");
     expect(await page.getByTestId("audience-saved").count()).toBe(0);
     await page.getByRole("button", { name: "Save audience" }).click();
