@@ -296,6 +296,47 @@ describe("optimistic concurrency: ETag and If-Match", () => {
   });
 });
 
+describe("sticky assignments across rules", () => {
+  it("a visitor who matched another rule in between keeps their variation of the first rule after its weights change", async () => {
+    const audience = (await call(t.app, owner, "POST", "/api/audiences", { name: "Spring campaign", condition: { utm_campaign: "spring" } })).json() as { id: string };
+    const base = experienceBody();
+    const [a, b] = base.rules[0]!.behaviour.variations;
+    const springRule = (weights: [number, number]) => ({
+      id: "rule_spring",
+      audience_id: audience.id,
+      behaviour: { ...base.rules[0]!.behaviour, id: "beh_spring", variations: [{ ...a!, weight: weights[0] }, { ...b!, weight: weights[1] }] },
+    });
+    const everyoneRule = {
+      id: "rule_everyone",
+      audience_id: null,
+      behaviour: { ...base.rules[0]!.behaviour, id: "beh_everyone", variations: [{ ...a!, id: "var_c", name: "C", weight: 1 }] },
+    };
+    const created = await create(experienceBody({ rules: [springRule([1, 1]), everyoneRule] }));
+    expect((await setStatus(created.id, "running")).statusCode).toBe(200);
+    const variationOf = async (visitor: string, campaign?: string) => {
+      const res = await t.app.inject({
+        method: "POST",
+        url: `/v1/users/configs/?cfenc=${DEMO_CLIENT_KEY}`,
+        headers: { "content-type": FORM, origin: SHOP_ORIGIN },
+        payload: JSON.stringify({ user: user(visitor, campaign ? { utm_campaign: campaign } : {}), current_page_path: "/", current_domain: "littlesprouts.localhost" }),
+      });
+      return (res.json() as ConfigsResponse).configs.hero_title?.variation_id;
+    };
+    // A visitor the spring rule puts in A (50/50: one of the first few).
+    let visitor = "";
+    for (let i = 0; i < 40 && !visitor; i++) if ((await variationOf(`sticky-${i}`, "spring")) === "var_a") visitor = `sticky-${i}`;
+    expect(visitor).not.toBe("");
+    // They come back without the campaign: the everyone rule, its own assignment.
+    expect(await variationOf(visitor)).toBe("var_c");
+    // The spring rule now sends everyone new to B; the visitor assigned to A stays in A.
+    const put = await call(t.app, owner, "PUT", `/api/experiences/${created.id}`, experienceBody({ rules: [springRule([0, 1]), everyoneRule] }));
+    expect(put.statusCode, put.body).toBe(200);
+    expect(await variationOf("sticky-newcomer", "spring")).toBe("var_b");
+    expect(await variationOf(visitor, "spring")).toBe("var_a");
+    expect(await variationOf(visitor)).toBe("var_c");
+  });
+});
+
 describe("status and publishing", () => {
   it("publishing takes effect on the next config call; pausing removes it", async () => {
     const created = await create();

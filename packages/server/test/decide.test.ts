@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { ConfigsRequest } from "@storefit/contract";
 import { decide, parseDesired, pickVariation } from "../src/decide/decide.js";
 import type { Decision, DecisionInput } from "../src/decide/decide.js";
+import { assignmentKey } from "../src/store/types.js";
 import type { Assignment, Audience, Experience, VariationDefinition } from "../src/store/types.js";
 
 const DOMAIN = "shop.example";
@@ -158,7 +159,7 @@ describe("sticky assignments", () => {
     let movedWithoutMemory = 0;
     for (const v of VISITORS.slice(0, 1000)) {
       const first = run([before], v);
-      const stored = new Map(first.assignments.map((a) => [a.experience_id, a]));
+      const stored = new Map(first.assignments.map((a) => [assignmentKey(a.experience_id, a.rule_id), a]));
       const later = run([after], v, { assignments: stored });
       if (chosen(later) !== chosen(first)) moved++;
       if (chosen(run([after], v)) !== chosen(first)) movedWithoutMemory++;
@@ -174,14 +175,14 @@ describe("sticky assignments", () => {
     const exp = experience("e", {}, undefined, 1);
     const v = VISITORS.find((x) => chosen(run([experience("e", {}, undefined, 0.01)], x)) === undefined)!;
     const first = run([exp], v);
-    const stored = new Map(first.assignments.map((a) => [a.experience_id, a]));
+    const stored = new Map(first.assignments.map((a) => [assignmentKey(a.experience_id, a.rule_id), a]));
     expect(chosen(run([experience("e", {}, undefined, 0.01)], v, { assignments: stored }))).toBe(chosen(first));
   });
 
   it("a removed variation reassigns the visitor, and the new assignment is returned to store", () => {
     const exp = experience("e", {}, [variation("a", 1), variation("b", 1), variation("c", 1)]);
     const v = VISITORS.find((x) => chosen(run([exp], x)) === "b")!;
-    const stored = new Map<string, Assignment>([["e", run([exp], v).assignments[0]!]]);
+    const stored = new Map<string, Assignment>([["e:rule_e", run([exp], v).assignments[0]!]]);
     const without = experience("e", {}, [variation("a", 1), variation("c", 1)]);
     const d = run([without], v, { assignments: stored });
     expect(["a", "c"]).toContain(chosen(d));
@@ -191,7 +192,7 @@ describe("sticky assignments", () => {
 
   it("an assignment from another rule does not carry over", () => {
     const exp = experience("e");
-    const stored = new Map<string, Assignment>([["e", { experience_id: "e", rule_id: "rule_old", behaviour_id: "beh_e", variation_id: "b", probability: 0.5 }]]);
+    const stored = new Map<string, Assignment>([["e:rule_old", { experience_id: "e", rule_id: "rule_old", behaviour_id: "beh_e", variation_id: "b", probability: 0.5 }]]);
     const d = run([exp], "x", { assignments: stored });
     expect(d.assignments[0]!.rule_id).toBe("rule_e");
   });
@@ -295,7 +296,7 @@ describe("pages, priority, preferred and desired experiences", () => {
   it('"expId:variationId" forces that variation over priority and over a stored assignment, and stores nothing', () => {
     const exp = experience("e", { priority: 0 }, [variation("a", 1), variation("b", 0)]);
     const rival = experience("rival", { priority: 9 }, [variation("r", 1)]);
-    const stored = new Map<string, Assignment>([["e", { experience_id: "e", rule_id: "rule_e", behaviour_id: "beh_e", variation_id: "a", probability: 1 }]]);
+    const stored = new Map<string, Assignment>([["e:rule_e", { experience_id: "e", rule_id: "rule_e", behaviour_id: "beh_e", variation_id: "a", probability: 1 }]]);
     const d = run([exp, rival], "v", { assignments: stored }, { desired_experiences: ["e:b"] });
     expect(chosen(d)).toBe("b");
     expect(d.assignments.find((a) => a.experience_id === "e")).toBeUndefined();
@@ -323,7 +324,7 @@ describe("preview mode", () => {
   it("ignores stored assignments (a fresh user) but still buckets deterministically", () => {
     const exp = experience("e");
     const v = VISITORS.find((x) => chosen(run([exp], x)) === "a")!;
-    const stored = new Map<string, Assignment>([["e", { experience_id: "e", rule_id: "rule_e", behaviour_id: "beh_e", variation_id: "b", probability: 0.5 }]]);
+    const stored = new Map<string, Assignment>([["e:rule_e", { experience_id: "e", rule_id: "rule_e", behaviour_id: "beh_e", variation_id: "b", probability: 0.5 }]]);
     expect(chosen(run([exp], v, { assignments: stored }))).toBe("b");
     expect(chosen(run([exp], v, { assignments: stored }, { preview_mode: true }))).toBe("a");
   });

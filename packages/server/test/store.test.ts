@@ -113,8 +113,8 @@ describe("migration 5: split cohorts and forced exposures", () => {
       },
     ]);
     const got = store.getAssignments("a", "u_x");
-    expect(got.get("e1")).toEqual({ experience_id: "e1", rule_id: "r", behaviour_id: "b", variation_id: "v", probability: 0.5, split: '{"v":0.5,"w":0.5}' });
-    expect(got.get("e2")).toEqual({ experience_id: "e2", rule_id: "r", behaviour_id: "b", variation_id: "v", probability: 1 });
+    expect(got.get("e1:r")).toEqual({ experience_id: "e1", rule_id: "r", behaviour_id: "b", variation_id: "v", probability: 0.5, split: '{"v":0.5,"w":0.5}' });
+    expect(got.get("e2:r")).toEqual({ experience_id: "e2", rule_id: "r", behaviour_id: "b", variation_id: "v", probability: 1 });
     store.close();
   });
 });
@@ -192,8 +192,42 @@ describe("the account revision", () => {
     ]);
     expect(store.countAssignments("a")).toBe(2);
     store.deleteExperience("a", "e.2");
-    expect([...store.getAssignments("a", "u1").keys()]).toEqual(["e1"]);
+    expect([...store.getAssignments("a", "u1").keys()]).toEqual(["e1:r"]);
     expect(store.getAssignments("a", "nobody").size).toBe(0);
+    store.close();
+  });
+
+  it("keeps one assignment per experience and rule, reads those stored per experience before, and deletes both", () => {
+    const file = tempFile();
+    const store = new SqliteStore(file);
+    store.migrate();
+    store.createAccount({ id: "a", name: "A", client_key: "ck_a", settings });
+    const exp = (id: string) => ({ id, account_id: "a", name: id, status: "draft" as const, kind: "ab_test" as const, priority: 0, pages: [], rules: [], goals: [] });
+    store.saveExperience(exp("e1"));
+    store.saveExperience(exp("e10"));
+    const user = { user_customer_id: "c1", anonymous: true };
+    const assign = (experience_id: string, rule_id: string, variation_id: string) =>
+      store.commitClientWrites([
+        { kind: "decision", accountId: "a", userId: "u1", user, now: "2026-01-01", assignments: [{ experience_id, rule_id, behaviour_id: "b", variation_id, probability: 0.5 }] },
+      ]);
+    // A visitor bucketed under rule r1, then under r2 of the same experience: both are kept.
+    assign("e1", "r1", "v1");
+    assign("e1", "r2", "v2");
+    assign("e10", "r1", "v9");
+    // Stored before per-rule keys: under the experience id alone (and an older one for rule r1,
+    // which the per-rule key written since overrides).
+    const raw = new Database(file);
+    raw.prepare("UPDATE visitors SET assignments_json = json_set(assignments_json, '$.e1', json(?), '$.e10', json(?))").run(
+      JSON.stringify(["r1", "b", "v_old", 0.5, "2025-01-01"]),
+      JSON.stringify(["r3", "b", "v3", 1, "2025-01-01"]),
+    );
+    raw.close();
+    const got = store.getAssignments("a", "u1");
+    expect(Object.fromEntries([...got].map(([k, a]) => [k, a.variation_id]))).toEqual({ "e1:r1": "v1", "e1:r2": "v2", "e10:r1": "v9", "e10:r3": "v3" });
+    expect(got.get("e10:r3")).toEqual({ experience_id: "e10", rule_id: "r3", behaviour_id: "b", variation_id: "v3", probability: 1 });
+    // Deleting e1 removes its per-rule and older keys, and none of e10's ("e1" is a prefix of "e10").
+    store.deleteExperience("a", "e1");
+    expect([...store.getAssignments("a", "u1").keys()].sort()).toEqual(["e10:r1", "e10:r3"]);
     store.close();
   });
 

@@ -29,6 +29,7 @@ import type {
   RuleDefinition,
   VariationDefinition,
 } from "../store/types.js";
+import { assignmentKey } from "../store/types.js";
 import { evalCondition } from "./conditions.js";
 import { unitHash } from "./hash.js";
 
@@ -53,7 +54,7 @@ export type DecisionInput = {
   /** Any status: the decision filters (running; draft and paused too in preview). */
   experiences: readonly Experience[];
   audiences: ReadonlyMap<string, Audience>;
-  /** The visitor's stored assignments by experience id (empty in preview: a fresh user). */
+  /** The visitor's stored assignments by `assignmentKey` (experience and rule; empty in preview: a fresh user). */
   assignments: ReadonlyMap<string, Assignment>;
   /** The visitor's attributes for audience conditions; computed only when an audience needs them. */
   attributes: () => Record<string, unknown>;
@@ -289,7 +290,7 @@ export function decide(input: DecisionInput): Decision {
     // 2–3. The variation and the probability the visitor had of getting it.
     let assignment: Assignment | null = null;
     // Preview: "the user is fresh" (spec §2) — no stored assignment counts.
-    const stored = preview ? undefined : input.assignments.get(exp.id);
+    const stored = preview ? undefined : input.assignments.get(assignmentKey(exp.id, rule.id));
     if (variation) {
       assignment = { experience_id: exp.id, rule_id: rule.id, behaviour_id: behaviour.id, variation_id: variation.id, probability: 1 };
     } else if (stored && stored.rule_id === rule.id && (variation = variationById(rule, stored.variation_id))) {

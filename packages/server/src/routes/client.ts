@@ -293,10 +293,17 @@ export function clientRoutes(
         if (!a) assignmentsByUser.set(uid, (a = store.getAssignments(account.id, uid)));
         return a;
       };
+      // Assignments are kept per experience and rule; the variation shown names the one (variation
+      // ids are unique within an experience, across its rules).
+      const assignmentShown = (uid: string, experienceId: string, variationId: string | undefined) => {
+        for (const a of assignmentsOf(uid).values()) {
+          if (a.experience_id === experienceId && a.variation_id === variationId) return a;
+        }
+        return undefined;
+      };
       const exposures = req.body.summaries.map((s) => {
         const uid = userIdOf(account.id, s.user_customer_id);
-        const assignment = s.experience_id ? assignmentsOf(uid).get(s.experience_id) : undefined;
-        const matched = assignment && assignment.variation_id === s.variation_id ? assignment : undefined;
+        const matched = s.experience_id ? assignmentShown(uid, s.experience_id, s.variation_id) : undefined;
         return {
           ...s,
           user_id: s.user_id ?? uid,

@@ -6,6 +6,7 @@ import Database from "better-sqlite3";
 import { matchDomain, matchPagePath } from "@storefit/contract";
 import type { GoalDefinition, GoalKind, Role, TrackedEvent, User } from "@storefit/contract";
 import { MIGRATIONS } from "./migrations.js";
+import { assignmentKey } from "./types.js";
 import type {
   Account,
   AccountSettings,
@@ -297,7 +298,10 @@ function eventFilterSql(accountId: string, filter: EventFilter): { where: string
   return { where: terms.join(" AND "), params };
 }
 
-/** An assignment as kept in visitors.assignments_json (migration 2). */
+/**
+ * An assignment as kept in visitors.assignments_json (migration 2), under its `assignmentKey`
+ * ("experience:rule"); before per-rule keys, under the experience id alone (still read).
+ */
 type StoredAssignment = [rule_id: string, behaviour_id: string, variation_id: string, probability: number, assigned_at: string, split?: string];
 
 export class SqliteStore implements Store {
@@ -584,12 +588,14 @@ export class SqliteStore implements Store {
   deleteExperience(accountId: string, id: string): boolean {
     return this.db.transaction(() => {
       const gone = this.sql("DELETE FROM experiences WHERE id = ? AND account_id = ?").run(id, accountId).changes > 0;
-      // Its sticky assignments go with it (ids match ID_PATTERN: no quote can break the path).
-      const path = `$."${id}"`;
+      // Its sticky assignments go with it: keys "id:rule", and "id" as stored before per-rule keys.
       if (gone) {
+        const ofIt = "(key = @id OR substr(key, 1, length(@id) + 1) = @id || ':')";
         this.sql(
-          "UPDATE visitors SET assignments_json = json_remove(assignments_json, ?) WHERE account_id = ? AND json_extract(assignments_json, ?) IS NOT NULL",
-        ).run(path, accountId, path);
+          `UPDATE visitors SET assignments_json =
+             (SELECT json_group_object(key, json(value)) FROM json_each(visitors.assignments_json) WHERE NOT ${ofIt})
+           WHERE account_id = @account AND EXISTS (SELECT 1 FROM json_each(visitors.assignments_json) WHERE ${ofIt})`,
+        ).run({ id, account: accountId });
       }
       return gone;
     })();
@@ -659,21 +665,26 @@ export class SqliteStore implements Store {
       .get(accountId, userId) as string | undefined;
     const out = new Map<string, Assignment>();
     if (!row) return out;
-    for (const [experience_id, value] of Object.entries(JSON.parse(row) as Record<string, StoredAssignment>)) {
+    const entries = Object.entries(JSON.parse(row) as Record<string, StoredAssignment>);
+    // Keys without a rule (stored before per-rule keys) first: a per-rule one written since wins.
+    entries.sort(([a], [b]) => Number(a.includes(":")) - Number(b.includes(":")));
+    for (const [key, value] of entries) {
       const [rule_id, behaviour_id, variation_id, probability, , split] = value;
-      out.set(experience_id, { experience_id, rule_id, behaviour_id, variation_id, probability, ...(split !== undefined ? { split } : {}) });
+      const colon = key.indexOf(":");
+      const experience_id = colon < 0 ? key : key.slice(0, colon);
+      out.set(assignmentKey(experience_id, rule_id), { experience_id, rule_id, behaviour_id, variation_id, probability, ...(split !== undefined ? { split } : {}) });
     }
     return out;
   }
 
   /**
    * The visitor and their new or changed assignments, merged into the stored ones (json_patch:
-   * one key per experience); no transaction of its own (the caller's).
+   * one key per experience and rule); no transaction of its own (the caller's).
    */
   private writeDecision(accountId: string, userId: string, user: User, assignments: readonly Assignment[], now: string): void {
     const patch: Record<string, StoredAssignment> = {};
     for (const a of assignments) {
-      patch[a.experience_id] = a.split !== undefined ? [a.rule_id, a.behaviour_id, a.variation_id, a.probability, now, a.split] : [a.rule_id, a.behaviour_id, a.variation_id, a.probability, now];
+      patch[assignmentKey(a.experience_id, a.rule_id)] = a.split !== undefined ? [a.rule_id, a.behaviour_id, a.variation_id, a.probability, now, a.split] : [a.rule_id, a.behaviour_id, a.variation_id, a.probability, now];
     }
     this.sql(
       `INSERT INTO visitors (account_id, user_id, user_customer_id, user_json, first_seen, last_seen, assignments_json)

@@ -91,6 +91,14 @@ export type Assignment = {
   split?: string;
 };
 
+/**
+ * Where an assignment is kept: one per experience and rule (product.md §3: the visitor is bucketed
+ * by experience, rule and visitor, and "changing weights later does not move visitors already
+ * assigned" — also a visitor who matched another rule of the experience in between). Ids never
+ * hold ":" (schemas/common.ts ID_PATTERN).
+ */
+export const assignmentKey = (experienceId: string, ruleId: string): string => `${experienceId}:${ruleId}`;
+
 export type DeviceRecord = { device_customer_id: string; device_type: string; user_id: string };
 
 /** What one client API request writes (product.md §3 client API), committed with its neighbours. */
@@ -243,7 +251,7 @@ export interface Store {
   touchVisitor(accountId: string, userId: string, user: User, now: string): void;
   countVisitors(accountId: string): number;
 
-  /** The visitor's sticky assignments, by experience id. */
+  /** The visitor's sticky assignments, by `assignmentKey` (experience and rule). */
   getAssignments(accountId: string, userId: string): Map<string, Assignment>;
   countAssignments(accountId: string): number;
 
