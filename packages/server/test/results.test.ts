@@ -12,7 +12,7 @@ import { pickVariation } from "../src/decide/decide.js";
 import { unitHash } from "../src/decide/hash.js";
 import { userIdFor } from "../src/routes/client.js";
 import { SqliteStore } from "../src/store/sqlite.js";
-import type { NewExperience } from "../src/store/types.js";
+import type { ClientWrite, Exposure, NewExperience } from "../src/store/types.js";
 import {
   DEMO_CLIENT_KEY,
   FIXED_NOW,
@@ -509,8 +509,8 @@ describe("an experience with two rules", () => {
       ],
     });
     // In two transactions: 180 visitors one by one take seconds on a busy machine.
-    const exposures: Parameters<SqliteStore["insertExposures"]>[1] = [];
-    const writes: Parameters<SqliteStore["commitClientWrites"]>[0] = [];
+    const exposures: Exposure[] = [];
+    const writes: ClientWrite[] = [];
     for (const [rule, variations] of Object.entries(PLAN)) {
       for (const [id, [n, carts, checkouts, day]] of Object.entries(variations)) {
         const at = START + day * DAY_MS;
