@@ -1,5 +1,6 @@
 // Route tests of the client API (spec §7) without a socket, against real SQLite.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import Database from "better-sqlite3";
 import type { FastifyInstance } from "fastify";
 import type { ConfigsResponse } from "@storefit/contract";
 import { DEMO_CLIENT_KEY } from "../src/seed/demo.js";
@@ -231,6 +232,20 @@ describe("preflight", () => {
     expect(res.headers["access-control-allow-origin"]).toBe(SHOP_ORIGIN);
     expect(res.headers["access-control-allow-headers"]).toContain("cfenc");
   });
+
+  it("with cfenc in the query, allows the account's origins only", async () => {
+    const preflight = (origin: string, key = DEMO_CLIENT_KEY) =>
+      app.inject({ method: "OPTIONS", url: `/v1/users/configs/?cfenc=${key}`, headers: { origin, "access-control-request-method": "POST", "access-control-request-headers": "content-type" } });
+    for (const origin of [SHOP_ORIGIN, UK_ORIGIN]) {
+      expect((await preflight(origin)).headers["access-control-allow-origin"]).toBe(origin);
+    }
+    for (const [origin, key] of [["https://evil.example", DEMO_CLIENT_KEY], ["http://littlesprouts.localhost.evil.example", DEMO_CLIENT_KEY], [SHOP_ORIGIN, "ck_nobody"]] as const) {
+      const res = await preflight(origin, key);
+      expect(res.statusCode).toBe(204);
+      expect(res.headers["access-control-allow-origin"], `${origin} ${key}`).toBeUndefined();
+      expect(res.headers["access-control-allow-methods"]).toBeUndefined();
+    }
+  });
 });
 
 describe("the config answer (product.md Appendix A)", () => {
@@ -353,6 +368,24 @@ describe("devices", () => {
     expect((await post(`/v1/users/u_9/devices/${q}`, body)).json()).toEqual({ accepted: 1, duplicates: 0, device_ids: ["dev-9"] });
     expect((await post(`/v1/users/u_9/devices/${q}`, body)).json()).toEqual({ accepted: 0, duplicates: 1, device_ids: ["dev-9"] });
     expect(store.countDevices(account.id)).toBe(1);
+    const raw = new Database(t.file, { readonly: true });
+    expect(raw.prepare("SELECT device_customer_id, device_type, user_id, anonymous FROM devices").all()).toEqual([
+      { device_customer_id: "dev-9", device_type: "WEB", user_id: "u_9", anonymous: 1 },
+    ]);
+    raw.close();
+  });
+
+  it("refuses a device of another visitor than the path's, storing none of the call's", async () => {
+    const body = {
+      add_devices: [
+        { device_customer_id: "dev-1", device_type: "WEB", user_id: "u_1" },
+        { device_customer_id: "dev-2", device_type: "WEB", user_id: "u_2" },
+      ],
+    };
+    const res = await post(`/v1/users/u_1/devices/${q}`, body);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ error: { code: "invalid_body", message: expect.stringContaining("add_devices[1].user_id") } });
+    expect(store.countDevices(account.id)).toBe(0);
   });
 });
 

@@ -18,7 +18,7 @@ import { attributesOf } from "../decide/conditions.js";
 import { decide } from "../decide/decide.js";
 import type { AccountSnapshots, PreparedAccount } from "../decide/snapshots.js";
 import { RecentVisitors } from "../decide/visitors.js";
-import { sendError, sendRateLimited } from "../http/errors.js";
+import { HttpError, sendError, sendRateLimited } from "../http/errors.js";
 import type { TokenBuckets } from "../http/rate-limit.js";
 import { errorResponses } from "../schemas/common.js";
 import {
@@ -127,9 +127,19 @@ export function clientRoutes(
 ): void {
   const { store, clock, snapshots, limiter } = opts;
 
-  // Preflight, needed only when a caller sends cfenc as a header or a JSON content type.
+  // Preflight, needed only when a caller sends cfenc as a header or a JSON content type. With
+  // cfenc in the query the origin is checked as the real request will be, and a foreign one gets
+  // no CORS headers (the browser then sends nothing). A preflight never carries header values,
+  // so with cfenc as a header the origin is reflected and the real request is checked.
   app.options("/v1/*", { schema: { summary: "CORS preflight", tags: ["client"] } }, async (req, reply) => {
     const origin = req.headers.origin;
+    const q = (req.query as Record<string, unknown> | undefined)?.cfenc;
+    if (origin && typeof q === "string" && q) {
+      const prepared = snapshots.byClientKey(q);
+      const host = originHost(origin);
+      const { domain, subdomains } = prepared?.account.settings ?? { domain: "", subdomains: [] };
+      if (!prepared || !host || !isConfiguredDomain(host, domain, subdomains)) return reply.code(204).send();
+    }
     if (origin) allowOrigin(reply, origin);
     reply.header("access-control-allow-methods", "POST, GET, OPTIONS");
     reply.header("access-control-allow-headers", "content-type, cfenc");
@@ -337,7 +347,14 @@ export function clientRoutes(
       },
     },
     async (req) => {
-      const result = await writes.submit({ kind: "devices", accountId: req.account!.id, devices: req.body.add_devices, now: now() });
+      // The path names the visitor the devices belong to; a device of anyone else is refused.
+      const other = req.body.add_devices.findIndex((d) => d.user_id !== req.params.userId);
+      if (other >= 0) {
+        throw new HttpError(400, "invalid_body", `add_devices[${other}].user_id is not the user id of the path (${JSON.stringify(req.params.userId)})`);
+      }
+      const { anonymous } = req.body;
+      const devices = req.body.add_devices.map((d) => (anonymous === undefined ? d : { ...d, anonymous }));
+      const result = await writes.submit({ kind: "devices", accountId: req.account!.id, devices, now: now() });
       return { ...result, device_ids: req.body.add_devices.map((d) => d.device_customer_id) };
     },
   );

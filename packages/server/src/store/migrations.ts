@@ -204,4 +204,12 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
         (account_id, experience_id, user_id, requested_time, variation_id, probability) WHERE forced = 0;
     `,
   },
+  {
+    version: 6,
+    name: "devices: the anonymous flag",
+    sql: `
+      -- The devices call's anonymous flag (spec §7): 1 or 0; NULL when not sent, or stored before.
+      ALTER TABLE devices ADD COLUMN anonymous INTEGER;
+    `,
+  },
 ];

@@ -948,11 +948,14 @@ export class SqliteStore implements Store {
 
   private writeDevices(accountId: string, devices: readonly DeviceRecord[], now: string): InsertResult {
     const stmt = this.sql(
-      `INSERT INTO devices (account_id, device_customer_id, device_type, user_id, created_at)
-       VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+      `INSERT INTO devices (account_id, device_customer_id, device_type, user_id, created_at, anonymous)
+       VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
     );
     let accepted = 0;
-    for (const d of devices) accepted += stmt.run(accountId, d.device_customer_id, d.device_type, d.user_id, now).changes;
+    for (const d of devices) {
+      const anonymous = d.anonymous === undefined ? null : d.anonymous ? 1 : 0;
+      accepted += stmt.run(accountId, d.device_customer_id, d.device_type, d.user_id, now, anonymous).changes;
+    }
     return { accepted, duplicates: devices.length - accepted };
   }
 

@@ -99,7 +99,8 @@ export type Assignment = {
  */
 export const assignmentKey = (experienceId: string, ruleId: string): string => `${experienceId}:${ruleId}`;
 
-export type DeviceRecord = { device_customer_id: string; device_type: string; user_id: string };
+/** A device of the devices call (spec §7), with the call's anonymous flag when it was sent. */
+export type DeviceRecord = { device_customer_id: string; device_type: string; user_id: string; anonymous?: boolean };
 
 /** What one client API request writes (product.md §3 client API), committed with its neighbours. */
 export type ClientWrite =
