@@ -165,6 +165,27 @@ describe("the other client calls", () => {
   });
 });
 
+/** Everything a client call can store, in the given account. */
+const storedIn = (accountId: string) =>
+  store.countEvents(accountId) +
+  store.countExposures(accountId) +
+  store.countAlerts(accountId) +
+  store.countVisitors(accountId) +
+  store.countAssignments(accountId) +
+  store.countDevices(accountId);
+
+/** A valid body for each client call (the configs one decides the seeded price test: it stores a visitor and assignments). */
+const VALID_BODIES: [endpoint: string, body: Record<string, unknown>][] = [
+  ["/v1/users/configs/", { user: user(), current_page_path: "/products/gentle-baby-wash", current_domain: "littlesprouts.localhost" }],
+  ["/v1/cfe/", { user: user(), events: [event("valid-1")] }],
+  [
+    "/v1/config/request/summary/",
+    { user: user(), summaries: [{ config_id: "cfg_1", user_customer_id: "visitor-1", requested_time: 1_790_000_000_000, variation_id: "var_price_control", experience_id: "exp_price_message", session_id: "s1" }] },
+  ],
+  ["/v1/users/u_1/devices/", { add_devices: [{ device_customer_id: "dev-1", device_type: "WEB", user_id: "u_1" }], anonymous: true }],
+  ["/v1/alerts/", { code: "CFJSSDK004", message: "x" }],
+];
+
 describe("bad input gets a 4xx JSON error, stores nothing, and the service stays up", () => {
   const endpoints = [
     "/v1/users/configs/",
@@ -191,7 +212,7 @@ describe("bad input gets a 4xx JSON error, stores nothing, and the service stays
         expect(res.statusCode).toBe(c.status);
         expect(res.headers["content-type"]).toMatch(/^application\/json/);
         expect(res.json()).toMatchObject({ error: { code: c.code } });
-        expect(store.countEvents(account.id) + store.countExposures(account.id) + store.countAlerts(account.id)).toBe(0);
+        expect(storedIn(account.id)).toBe(0);
         expect((await app.inject("/healthz")).statusCode).toBe(200);
       });
     }
@@ -214,7 +235,19 @@ describe("bad input gets a 4xx JSON error, stores nothing, and the service stays
       const res = await post(endpoint + q, body);
       expect(res.statusCode).toBe(400);
       expect(res.json()).toMatchObject({ error: { code: "invalid_body" } });
-      expect(store.countEvents(account.id) + store.countExposures(account.id)).toBe(0);
+      expect(storedIn(account.id)).toBe(0);
+    });
+  }
+
+  // Not alerts: an alert is "an error object" (spec §7), kept as sent (up to 50 keys).
+  for (const [endpoint, body] of VALID_BODIES.filter(([e]) => e !== "/v1/alerts/")) {
+    it(`${endpoint}: a valid body stores something, the same body with an unknown top-level key → 400 and nothing`, async () => {
+      const res = await post(endpoint + q, { ...body, unexpected: true });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ error: { code: "invalid_body" } });
+      expect(storedIn(account.id)).toBe(0);
+      expect((await post(endpoint + q, body)).statusCode).toBe(200);
+      expect(storedIn(account.id)).toBeGreaterThan(0);
     });
   }
 
@@ -390,6 +423,20 @@ describe("devices", () => {
 });
 
 describe("one account's client key never reaches another account", () => {
+  for (const [endpoint, body] of VALID_BODIES) {
+    it(`${endpoint}: the other account's key from this shop's origin → 403, nothing stored in either`, async () => {
+      const other = await addOtherAccount(t.store);
+      const res = await post(`${endpoint}?cfenc=${OTHER.clientKey}`, body);
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toMatchObject({ error: { code: "forbidden_origin" } });
+      expect(storedIn(other.id) + storedIn(account.id)).toBe(0);
+      const own = await post(`${endpoint}?cfenc=${OTHER.clientKey}`, body, { origin: `https://${OTHER.domain}` });
+      expect(own.statusCode, own.body).toBe(200);
+      expect(storedIn(other.id)).toBeGreaterThan(0);
+      expect(storedIn(account.id)).toBe(0);
+    });
+  }
+
   it("refuses the other account's key from this shop's origin, and stores nothing in either", async () => {
     const other = await addOtherAccount(t.store);
     const res = await post(`/v1/cfe/?cfenc=${OTHER.clientKey}`, { user: user(), events: [event("x1")] });
