@@ -478,7 +478,17 @@ describe("visual editor", () => {
       await frame.locator(sel).click();
       await expect.poll(() => selectedPath(page)).toBe(path);
     };
+    /** Selects by a typed path (Select sends select-path): the config is bound to that path. */
+    const selectPath = async (path: string, tag: string) => {
+      await page.getByLabel("CSS path", { exact: true }).fill(path);
+      await page.getByRole("button", { name: "Select", exact: true }).click();
+      await expect.poll(() => page.getByTestId("match-count").innerText()).toBe(`<${tag}> · 1 element matches`);
+      await expect.poll(() => selectedPath(page)).toBe(path);
+    };
     const perks = () => frame.locator(".product-perks li").allInnerTexts();
+    const thumbs = (f: Page | Frame) => f.locator(".product-thumb").evaluateAll((els) => els.map((e) => e.getAttribute("aria-label")));
+    const thumbsBefore = await thumbs(frame);
+    expect(thumbsBefore.length).toBeGreaterThan(1);
     const perksBefore = await perks();
     const handle = product.page_path.split("/").pop()!;
 
@@ -490,6 +500,24 @@ describe("visual editor", () => {
     await page.getByLabel("Where", { exact: true }).selectOption("insert_after_html");
     await page.getByLabel("HTML to insert").fill('<em id="sf-badge">Bestseller</em>');
     await expect.poll(() => frame.locator("#product-price + #sf-badge").count()).toBe(1);
+    // … and before, at the end of, and instead of other elements.
+    await selectPath("#announcement-bar", "div");
+    await page.getByLabel("Where", { exact: true }).selectOption("insert_before_html");
+    await page.getByLabel("HTML to insert").fill('<p id="sf-before">Sale today</p>');
+    await expect.poll(() => frame.locator("#sf-before + #announcement-bar").count()).toBe(1);
+    await selectPath(".product-description", "p");
+    await page.getByLabel("Where", { exact: true }).selectOption("append_html");
+    await page.getByLabel("HTML to insert").fill('<span id="sf-appended"> Now vegan.</span>');
+    await expect.poll(() => frame.locator(".product-description > #sf-appended:last-child").count()).toBe(1);
+    await selectPath(".site-footer span:first-child", "span");
+    await page.getByLabel("Where", { exact: true }).selectOption("replace_html");
+    await page.getByLabel("HTML to insert").fill('<span id="sf-instead">A Storefit demo</span>');
+    await expect.poll(() => frame.locator("#sf-instead").count()).toBe(1);
+    await expect.poll(() => frame.getByText("© Little Sprouts").count()).toBe(0);
+    // The HTML field.
+    await selectPath(".breadcrumbs > span", "span");
+    await page.getByLabel("HTML", { exact: true }).fill("<em>Best</em>seller");
+    await expect.poll(() => frame.locator(".breadcrumbs > span").innerHTML()).toBe("<em>Best</em>seller");
 
     // Classes, a color from the picker, and a swap on the tax line.
     await select("#product-tax", "#product-tax");
@@ -498,6 +526,8 @@ describe("visual editor", () => {
     expect(await page.getByLabel("Background color", { exact: true }).inputValue()).toBe("#ffee00");
     await page.getByLabel("Add classes").fill("sf-note");
     await expect.poll(() => frame.locator("#product-tax").getAttribute("class")).toBe("product-tax sf-note");
+    await page.getByLabel("Remove classes").fill("product-tax");
+    await expect.poll(() => frame.locator("#product-tax").getAttribute("class")).toBe("sf-note");
     await page.getByLabel("Swap with (CSS path)").fill(".product-description");
     await expect.poll(() => frame.evaluate(() => document.querySelector(".product-description")!.nextElementSibling?.id)).toBe("product-tax");
 
@@ -506,6 +536,10 @@ describe("visual editor", () => {
     await expect.poll(() => page.getByTestId("match-count").innerText()).toBe("<li> · 1 element matches");
     await page.getByRole("button", { name: "Move up" }).click();
     await expect.poll(perks).toEqual([perksBefore[1], perksBefore[0], perksBefore[2]]);
+    // Move the first thumbnail down.
+    await selectPath(".product-thumbs > button:nth-of-type(1)", "button");
+    await page.getByRole("button", { name: "Move down" }).click();
+    await expect.poll(() => thumbs(frame)).toEqual([thumbsBefore[1], thumbsBefore[0], ...thumbsBefore.slice(2)]);
     await frame.locator(".product-perks li").nth(2).click();
     await expect.poll(() => page.getByTestId("match-count").innerText()).toBe("<li> · 1 element matches");
     await page.getByLabel("Hide this element").check();
@@ -516,6 +550,9 @@ describe("visual editor", () => {
     expect(await page.getByLabel("Text", { exact: true }).count()).toBe(0); // an image has no text
     await page.getByLabel("Image address (src)").fill(`/images/${handle}-2.svg`);
     await expect.poll(() => frame.locator("#product-media-main").getAttribute("src")).toBe(`/images/${handle}-2.svg`);
+    const srcset = `/images/${handle}-2.svg 1x, /images/${handle}-1.svg 2x`;
+    await page.getByLabel("Responsive sources (srcset)").fill(srcset);
+    await expect.poll(() => frame.locator("#product-media-main").getAttribute("srcset")).toBe(srcset);
     await frame.locator(".breadcrumbs a").click();
     await expect.poll(() => page.getByTestId("match-count").innerText()).toBe("<a> · 1 element matches");
     await page.getByLabel("Link address (href)").fill("/cart");
@@ -527,20 +564,43 @@ describe("visual editor", () => {
     await page.getByLabel("Count clicks as the goal").fill("cta_click");
     await page.getByLabel("Then", { exact: true }).selectOption("hide_element");
     await page.getByLabel("Target element (CSS path)").fill(".product-perks");
+    // The breadcrumb's title shows them again; the announcement scrolls to the footer; the price
+    // line goes to the cart.
+    await selectPath(".breadcrumbs > span", "span");
+    await page.getByLabel("Then", { exact: true }).selectOption("unhide_element");
+    await page.getByLabel("Target element (CSS path)").fill(".product-perks");
+    await selectPath("#announcement-bar", "div");
+    await page.getByLabel("Then", { exact: true }).selectOption("scroll_to_element");
+    await page.getByLabel("Target element (CSS path)").fill(".site-footer");
+    await selectPath(".product-price-line", "div");
+    await page.getByLabel("Then", { exact: true }).selectOption("redirect_to_page");
+    await page.locator(".ve-panel").getByLabel("Page address").fill("/cart");
 
     // A popup, on every page the experience targets.
     await page.getByLabel("New changes apply on").selectOption("experience");
     await page.getByRole("button", { name: "Insert popup" }).click();
     await expect.poll(() => frame.getByText("Take 10% off your first order.").count()).toBe(1);
     await page.getByLabel("New changes apply on").selectOption("page");
+    // Popups on the other triggers, on this page; the preview shows each at once.
+    const popupHtml = (id: string) => `<div id="sf-${id}" style="background:#fff;padding:1rem"><button type="button" data-storefit-close>Dismiss the ${id} offer</button></div>`;
+    for (const [id, trigger] of [["timer", "timerbased"], ["scroll", "on_scroll"], ["exit", "at_exit"]] as const) {
+      await page.getByLabel("Popup HTML").fill(popupHtml(id));
+      await page.getByLabel("Show it").selectOption(trigger);
+      if (trigger === "timerbased") await page.getByLabel("Delay (seconds)").fill("1");
+      if (trigger === "on_scroll") await page.getByLabel("Scrolled (percent of the page)").fill("90");
+      await page.getByRole("button", { name: "Insert popup" }).click();
+      await expect.poll(() => frame.locator(`[data-storefit-template] #sf-${id}`).count()).toBe(1);
+    }
 
     // Click actions act in the preview once selection is off.
     await page.getByLabel("Select elements by clicking in the page").uncheck();
-    await frame.locator("[data-storefit-template] [data-storefit-close]").evaluate((el) => el.closest("[data-storefit-template]")!.remove());
+    await frame.locator("[data-storefit-template]").evaluateAll((els) => els.forEach((el) => el.remove()));
     await frame.locator("#add-to-cart").click();
     await expect.poll(() => frame.locator(".product-perks").evaluate((el) => getComputedStyle(el).display)).toBe("none");
+    await frame.locator(".breadcrumbs > span").click();
+    await expect.poll(() => frame.locator(".product-perks").evaluate((el) => getComputedStyle(el).display)).not.toBe("none");
     await page.screenshot({ path: `${SCREENSHOTS}visual-editor-changes.png` });
-    expect(await page.getByTestId("change-row").count()).toBe(9);
+    expect(await page.getByTestId("change-row").count()).toBe(18);
 
     await page.getByRole("button", { name: "Save variation" }).click();
     await expect.poll(() => page.getByTestId("save-status").innerText()).toBe("Saved");
@@ -550,11 +610,34 @@ describe("visual editor", () => {
     expect(byPath("#product-price")).toEqual({
       customfit_meta: { edit_elem_action: { action_type: "insert_after_html", action_txt: '<em id="sf-badge">Bestseller</em>' } },
     });
+    expect(byPath("#announcement-bar")).toEqual({
+      customfit_meta: {
+        edit_elem_action: { action_type: "insert_before_html", action_txt: '<p id="sf-before">Sale today</p>' },
+        advanced_click_actions: [{ action_type: "scroll_to_element", target: ".site-footer" }],
+      },
+    });
+    expect(byPath(".product-description")).toEqual({
+      customfit_meta: { edit_elem_action: { action_type: "append_html", action_txt: '<span id="sf-appended"> Now vegan.</span>' } },
+    });
+    expect(byPath(".site-footer span:first-child")).toEqual({
+      customfit_meta: { edit_elem_action: { action_type: "replace_html", action_txt: '<span id="sf-instead">A Storefit demo</span>' } },
+    });
+    expect(byPath(".breadcrumbs > span")).toEqual({
+      innerHTML: "<em>Best</em>seller",
+      customfit_meta: { advanced_click_actions: [{ action_type: "unhide_element", target: ".product-perks" }] },
+    });
+    expect(byPath(".product-price-line")).toEqual({
+      customfit_meta: { advanced_click_actions: [{ action_type: "redirect_to_page", redirect_url: "/cart" }] },
+    });
+    expect(byPath(".product-thumbs > button:nth-of-type(1)")).toEqual({
+      customfit_meta: { move_action: { target: ".product-thumbs > button:nth-of-type(2)", position: "below" } },
+    });
+    expect(byPath("#product-media-main")).toEqual({ src: `/images/${handle}-2.svg`, srcset });
     expect(byPath("#product-tax")).toEqual({
       style: { "background-color": "#ffee00" },
       cf_classes_edit_option: "add_remove_classes",
       cf_classes_add: ["sf-note"],
-      cf_classes_remove: [],
+      cf_classes_remove: ["product-tax"],
       customfit_meta: { swap_action: { target: ".product-description" } },
     });
     expect(byPath("#add-to-cart")).toEqual({
@@ -563,27 +646,64 @@ describe("visual editor", () => {
         advanced_click_actions: [{ action_type: "hide_element", target: ".product-perks" }],
       },
     });
-    const popup = configs.find((c) => c.properties?.custom_template)!;
+    const popups = configs.filter((c) => c.properties?.custom_template);
+    expect(popups.map((c) => c.properties!.custom_template!.properties!.settings)).toEqual([
+      { config_selected: "on_entry" },
+      { config_selected: "timerbased", timeout: 1 },
+      { config_selected: "on_scroll", scroll_percentage: 90 },
+      { config_selected: "at_exit" },
+    ]);
+    const popup = popups[0]!;
     expect(popup.properties).not.toHaveProperty("page_path");
     expect(popup.properties!.custom_template).toMatchObject({ parentElement: "body", properties: { settings: { config_selected: "on_entry" } } });
+    for (const p of popups.slice(1)) expect(p.properties).toMatchObject({ page_path: product.page_path, page_match: "exact_match" });
+    expect(popups[1]!.properties!.custom_template!.html).toBe(popupHtml("timer"));
 
     // The shopper's page, from the service and the script alone.
     const shopper = await newVisitor(browser);
     contexts.push(shopper);
     const visit = await shopper.newPage();
+    // A short window: the page scrolls (the scroll popup waits for 90 %, "scroll to" moves).
+    await visit.setViewportSize({ width: 1280, height: 300 });
     await visit.goto(stack.shopUrl(product.page_path));
     await visit.waitForFunction(() => !document.getElementById("storefit-hide"));
     await expect.poll(() => visit.locator("h1").count()).toBe(2);
+    expect(await visit.locator("#sf-before + #announcement-bar").count()).toBe(1);
+    expect(await visit.locator(".product-description > #sf-appended:last-child").count()).toBe(1);
+    expect(await visit.locator("#sf-instead").count()).toBe(1);
+    expect(await visit.getByText("© Little Sprouts").count()).toBe(0);
+    expect(await visit.locator(".breadcrumbs > span").innerHTML()).toBe("<em>Best</em>seller");
+    expect(await thumbs(visit)).toEqual([thumbsBefore[1], thumbsBefore[0], ...thumbsBefore.slice(2)]);
+    expect(await visit.locator("#product-media-main").getAttribute("srcset")).toBe(srcset);
     await expect.poll(() => visit.locator("#product-price + #sf-badge").count()).toBe(1);
-    expect(await visit.locator("#product-tax").getAttribute("class")).toBe("product-tax sf-note");
+    expect(await visit.locator("#product-tax").getAttribute("class")).toBe("sf-note");
     expect(await visit.locator(".product-perks li").allInnerTexts()).toEqual([perksBefore[1], perksBefore[0], perksBefore[2]]);
     expect(await visit.locator(".product-perks li").nth(2).evaluate((el) => getComputedStyle(el).display)).toBe("none");
     expect(await visit.locator("#product-media-main").getAttribute("src")).toBe(`/images/${handle}-2.svg`);
     expect(await visit.locator(".breadcrumbs a").getAttribute("target")).toBe("_blank");
     await expect.poll(() => visit.getByText("Take 10% off your first order.").count()).toBe(1);
-    await visit.getByRole("button", { name: "Close" }).click();
+    await visit.getByRole("button", { name: "Close", exact: true }).click();
+    // The popups on their triggers: after a second, at 90 % scrolled, when the pointer leaves.
+    await expect.poll(() => visit.locator("#sf-timer").count()).toBe(1);
+    await visit.getByRole("button", { name: "Dismiss the timer offer" }).click();
+    expect(await visit.locator("#sf-scroll").count()).toBe(0);
+    await visit.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await expect.poll(() => visit.locator("#sf-scroll").count()).toBe(1);
+    await visit.getByRole("button", { name: "Dismiss the scroll offer" }).click();
+    expect(await visit.locator("#sf-exit").count()).toBe(0);
+    await visit.evaluate(() => document.dispatchEvent(new MouseEvent("mouseout", { bubbles: true, clientY: 0, relatedTarget: null })));
+    await expect.poll(() => visit.locator("#sf-exit").count()).toBe(1);
+    await visit.getByRole("button", { name: "Dismiss the exit offer" }).click();
+    // Click actions: scroll to the footer; hide the perks, show them again; go to the cart.
+    await visit.evaluate(() => window.scrollTo(0, 0));
+    await visit.locator("#announcement-bar").click();
+    await expect.poll(() => visit.evaluate(() => window.scrollY)).toBeGreaterThan(0);
     await visit.locator("#add-to-cart").click();
     await expect.poll(() => visit.locator(".product-perks").evaluate((el) => getComputedStyle(el).display)).toBe("none");
+    await visit.locator(".breadcrumbs > span").click();
+    await expect.poll(() => visit.locator(".product-perks").evaluate((el) => getComputedStyle(el).display)).not.toBe("none");
+    await visit.locator(".product-price-line").click();
+    await visit.waitForURL(stack.shopUrl("/cart"));
   });
 
   it("previews and edits each device's sub-variation of a device-specific behaviour", async () => {

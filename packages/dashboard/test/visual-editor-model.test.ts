@@ -253,7 +253,7 @@ describe("popupConfig", () => {
   const input = { html: "<p>Hi</p>", delay: 7, scrollPercentage: 40 };
   it.each([
     ["on_entry", { config_selected: "on_entry" }],
-    ["timerbased", { config_selected: "timerbased", delay: 7 }],
+    ["timerbased", { config_selected: "timerbased", timeout: 7 }],
     ["on_scroll", { config_selected: "on_scroll", scroll_percentage: 40 }],
     ["at_exit", { config_selected: "at_exit" }],
   ] as const)("%s: only its own setting, mirrored in properties", (trigger, settings) => {

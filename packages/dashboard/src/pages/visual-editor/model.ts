@@ -276,7 +276,7 @@ export function textOf(html: string): string {
 export type PopupInput = {
   html: string;
   trigger: TemplateSettings["config_selected"];
-  /** Seconds, for `timerbased`. */
+  /** Seconds, for `timerbased` (its `timeout`). */
   delay: number;
   /** 0..100, for `on_scroll`. */
   scrollPercentage: number;
@@ -299,7 +299,8 @@ export function popupConfig(
 ): ConfigDefinition {
   const id = newId("ve_popup");
   const settings: TemplateSettings = { config_selected: input.trigger };
-  if (input.trigger === "timerbased") settings.delay = input.delay;
+  // spec §3: timerbased shows after `timeout` seconds (`delay` is at_exit's arming delay).
+  if (input.trigger === "timerbased") settings.timeout = input.delay;
   if (input.trigger === "on_scroll") settings.scroll_percentage = input.scrollPercentage;
   const template: Template = {
     id: `tpl_${id}`,
