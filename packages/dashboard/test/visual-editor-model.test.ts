@@ -124,14 +124,14 @@ describe("editElement: the element's config", () => {
       "page",
     );
     const popup = { ...template, properties: { ...template.properties, element_path: "#price" } };
-    const script: ConfigDefinition = {
-      config_customer_id: "js",
-      config_id: "cfg_js",
-      variation_data_type: "JS",
-      variation: "console.log(1)",
+    const text: ConfigDefinition = {
+      config_customer_id: "txt",
+      config_id: "cfg_txt",
+      variation_data_type: "STRING",
+      variation: "Now $9",
       properties: { element_path: "#price" },
     };
-    const before = [...onOtherPage, popup, script];
+    const before = [...onOtherPage, popup, text];
     expect(elementConfigIndex(before, "#price", here)).toBe(-1);
     const after = edited([setStyle("color", "blue")], before);
     expect(after.slice(0, 3)).toEqual(before);
