@@ -64,7 +64,8 @@ const STYLE_KEYS = [
 const UNSELECTABLE = /^(?:html|head|body|script|style|link|meta|title|template|noscript|base)$/;
 
 const TEXT_MAX = 200;
-const textOf = (el: Element) => (el.textContent || "").replace(/\s+/g, " ").trim().slice(0, TEXT_MAX);
+const textOf = (el: Element) =>
+  (el.textContent || "").replace(/\s+/g, " ").trim().slice(0, TEXT_MAX);
 const HTML_MAX = 10_000;
 const ATTRIBUTE_MAX = 500;
 
@@ -214,7 +215,9 @@ export function startBridge(settings: StorefitSettings, origin: string): Bridge 
       text: textOf(el),
       html: html.slice(0, HTML_MAX),
       htmlTruncated: html.length > HTML_MAX,
-      ...(was && was[1] !== html ? { original: { text: was[0], html: was[1].slice(0, HTML_MAX) } } : {}),
+      ...(was && was[1] !== html
+        ? { original: { text: was[0], html: was[1].slice(0, HTML_MAX) } }
+        : {}),
       attributes,
       rect: rectOf(el),
       styles,
