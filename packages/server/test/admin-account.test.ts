@@ -83,6 +83,7 @@ describe("GET and PATCH /api/account", () => {
       // Patterns the script runs on every visitor's URL: nested repetition is refused (admin/patterns.ts).
       { settings: { page_blacklist: ["^/ok$", "^(a+)+$"] } },
       { settings: { referrer_blacklist: ["(.*a){30}"] } },
+      { settings: { referrer_blacklist: ["^https://(\\w|\\d)+\\.example/$"] } },
       { settings: { event_merge: [{ path_check_type: "regex", pattern_value: "^/(p+)+$", final_path: "/p" }] } },
       { settings: { revenue_pages: [{ domain: "", path_check_type: "regex", pattern_value: "(\\d+)*!", revenue_event_customer_id: "r", revenue_amount: 1 }] } },
       { settings: { pages: [{ domain: "", page_path: "(x+x+)+y", element_path: "#p", page_match: "regex", config_id: "c" }] } },

@@ -38,6 +38,7 @@ describe("audiences", () => {
     ["an unknown operator", { age: { $near: 3 } }, "age.$near"],
     ["an invalid regular expression", { cf_ua: { $regex: "(" } }, "cf_ua.$regex"],
     ["a regular expression that takes exponential time", { cf_ua: { $regex: "^(a+)+$" } }, "cf_ua.$regex"],
+    ["overlapping alternatives, exponential at star height 1", { cf_ua: { $regex: "^(a|a)*$" } }, "cf_ua.$regex"],
     ["$in without an array", { tier: { $in: "gold" } }, "tier.$in"],
     ["a bad version", { cf_browser_version: { $vgt: "new" } }, "cf_browser_version.$vgt"],
     ["operators mixed with fields", { tier: { $eq: 1, gold: true } }, "tier"],

@@ -135,6 +135,8 @@ describe("validation: 4xx JSON, nothing stored", () => {
     // admin/patterns.ts: a pattern with nested repetition could hold a node for seconds on one
     // crafted page path; one that does not compile would match nothing.
     ["a page regex with nested repetition", { ...base, pages: [{ domain: "", page_path: "^/(a+)+b$", page_match: "regex" }] }, 400, "invalid_body"],
+    ["a page regex with overlapping alternatives (exponential, star height 1)", { ...base, pages: [{ domain: "", page_path: "^/(\\w|\\d)+$", page_match: "regex" }] }, 400, "invalid_body"],
+    ["a page regex of cubic time", { ...base, pages: [{ domain: "", page_path: "a.*b.*c", page_match: "regex" }] }, 400, "invalid_body"],
     ["a page regex that does not compile", { ...base, pages: [{ domain: "", page_path: "/products/(", page_match: "regex" }] }, 400, "invalid_body"],
     ["a config page regex with nested repetition", withConfig({ properties: { ...variationA.configs[0]!.properties, page_path: "(x*)*y", page_match: "regex" } }), 400, "invalid_body"],
     ["a goal page regex with nested repetition", { ...base, goals: [{ name: "Checkout", kind: "page_view", page: { domain: "", page_path: "^/(\\w+\\/?)*$", page_match: "regex" } }] }, 400, "invalid_body"],
@@ -162,12 +164,29 @@ describe("validation: 4xx JSON, nothing stored", () => {
     });
   }
 
+  it("patterns operators write save: anchored, optional groups, lookbehind, quadratic .*", async () => {
+    for (const page_path of ["^/products(/[a-z-]+)?$", "(?<=/p/)shoes", "/products/.*/reviews", ".*checkout.*"]) {
+      const res = await call(t.app, owner, "POST", "/api/experiences", { ...base, pages: [{ domain: "", page_path, page_match: "regex" }] });
+      expect(res.statusCode, `${page_path}: ${res.body}`).toBe(201);
+    }
+  });
+
+  it("an experience holding a slow pattern saved before the check cannot be started (409 naming it)", async () => {
+    const created = (await call(t.app, owner, "POST", "/api/experiences", base)).json() as ExperienceDetail;
+    const stored = t.store.getExperience(t.account.id, created.id)!;
+    t.store.saveExperience({ ...stored, pages: [{ domain: "", page_path: "^/(a|a)*$", page_match: "regex" }] });
+    const res = await setStatus(created.id, "running");
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toMatchObject({ error: { code: "not_publishable", message: expect.stringContaining("exponential") } });
+    expect(t.store.getExperience(t.account.id, created.id)!.status).toBe("draft");
+  });
+
   it("a safe page regex saves; a PUT with an unsafe one is refused and the stored experience stays", async () => {
     const safe = [{ domain: "", page_path: "^/products/[a-z-]+$", page_match: "regex" }];
     const created = await call(t.app, owner, "POST", "/api/experiences", { ...base, pages: safe });
     expect(created.statusCode, created.body).toBe(201);
     const id = (created.json() as ExperienceDetail).id;
-    const put = await call(t.app, owner, "PUT", `/api/experiences/${id}`, { ...base, pages: [{ domain: "", page_path: "^(/[a-z]+)+$", page_match: "regex" }] });
+    const put = await call(t.app, owner, "PUT", `/api/experiences/${id}`, { ...base, pages: [{ domain: "", page_path: "^(/?[a-z]+)+$", page_match: "regex" }] });
     expect(put.statusCode, put.body).toBe(400);
     expect(put.json()).toMatchObject({ error: { code: "invalid_body", message: expect.stringContaining("Page 1") } });
     expect(t.store.getExperience(t.account.id, id)!.pages).toEqual(safe);

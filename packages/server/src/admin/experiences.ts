@@ -6,7 +6,7 @@ import { randomBytes } from "node:crypto";
 import type { ExperienceInput, ExperienceStatus, GoalDefinition, GoalInput, RuleInput } from "@storefit/contract";
 import type { Experience, RuleDefinition, Store } from "../store/types.js";
 import { HttpError } from "../http/errors.js";
-import { checkPagePattern } from "./patterns.js";
+import { checkPagePattern, pagePatternProblem } from "./patterns.js";
 
 /** A new id: a prefix saying what it names, then 12 random bytes (base64url, 16 characters). */
 export const newId = (prefix: string) => `${prefix}_${randomBytes(12).toString("base64url")}`;
@@ -90,10 +90,37 @@ export function checkPages(pages: readonly { page_path: string; page_match: stri
   pages.forEach((page, i) => checkPagePattern(`Page ${i + 1}`, page));
 }
 
+/**
+ * A page, config or goal pattern that saving refuses now (admin/patterns.ts) but that an
+ * experience saved before the check may still hold.
+ */
+function slowPatternIn(e: Pick<Experience, "pages" | "rules"> & { goals?: Experience["goals"] }): string | null {
+  for (const [i, page] of e.pages.entries()) {
+    const problem = pagePatternProblem(`Page ${i + 1}`, page, false);
+    if (problem) return problem;
+  }
+  for (const rule of e.rules) {
+    for (const v of rule.behaviour.variations) {
+      for (const c of v.configs) {
+        const p = c.properties;
+        const problem = p?.page_path ? pagePatternProblem(`Variation ${v.id}, config "${c.config_customer_id}", page`, { page_path: p.page_path, page_match: p.page_match ?? "exact_match" }, false) : null;
+        if (problem) return problem;
+      }
+    }
+  }
+  for (const g of e.goals ?? []) {
+    const problem = g.page ? pagePatternProblem(`Goal "${g.name}", page`, g.page, false) : null;
+    if (problem) return problem;
+  }
+  return null;
+}
+
 /** Why an experience cannot run, or null when it can. */
-export function unpublishableReason(e: Pick<Experience, "pages" | "rules">): string | null {
+export function unpublishableReason(e: Pick<Experience, "pages" | "rules"> & { goals?: Experience["goals"] }): string | null {
   if (e.pages.length === 0) return "It targets no page";
   if (e.rules.length === 0) return "It has no rule";
+  const slow = slowPatternIn(e);
+  if (slow) return slow;
   const showable = e.rules.some(
     (r) => r.behaviour.traffic_allocation > 0 && r.behaviour.variations.some((v) => v.weight > 0),
   );

@@ -1,15 +1,52 @@
-// Regular expressions an operator saves: page targeting (experiences, configs, goals) and the
-// account's page, revenue, merge and blacklist patterns. The service matches experience pages
-// against the path every config call names, and the script matches the account's patterns
-// against every visitor's URL and referrer — both chosen by whoever sends the request or the
-// link. A pattern with catastrophic backtracking ("(a+)+b") would let one crafted path hold a
-// node, or a shopper's tab, for seconds; such patterns are refused when saved.
+// Regular expressions an operator saves: page targeting (experiences, configs, goals), audience
+// `$regex` conditions and the account's page, revenue, merge and blacklist patterns. The service
+// matches experience pages against the path every config call names and audience patterns
+// against what visitors send; the script matches the account's patterns against every visitor's
+// URL and referrer — all chosen by whoever sends the request or the link. A pattern that can
+// backtrack for exponential time ("(a+)+b", "(a|a)*") would let one crafted path hold a node, or
+// a shopper's tab, for seconds to hours; such patterns are refused when saved, and an experience
+// holding one (saved before this check) cannot be started.
 //
-// safe-regex2 is a heuristic (star height above one, or more than 25 repetitions), the same
-// fastify's router uses and the audience conditions use (decide/conditions.ts).
+// The analysis is recheck's (https://makenowjust-labs.github.io/recheck/): it decides whether
+// backtracking can take exponential or polynomial time in the input's length. Refused:
+// exponential, and polynomial of degree 3 or more (a 4 KB path is 10^10 steps). Quadratic is
+// accepted: every unanchored pattern with a `.*` is quadratic ("/products/.*/reviews"), and on
+// page paths and URLs of a few KB it stays in milliseconds. When recheck cannot decide (syntax it
+// does not support, its time-out), the star-height heuristic of safe-regex2 decides instead.
 
+import { checkSync } from "recheck";
 import safeRegex from "safe-regex2";
 import { HttpError } from "../http/errors.js";
+
+/** Highest polynomial degree of backtracking accepted. */
+const MAX_DEGREE = 2;
+
+const verdicts = new Map<string, string | null>();
+const VERDICT_CACHE_SIZE = 2000;
+
+/** Why a pattern that compiles could take too long, or null. */
+export function slowPatternProblem(pattern: string, flags = ""): string | null {
+  const key = `${flags}/${pattern}`;
+  let verdict = verdicts.get(key);
+  if (verdict !== undefined) return verdict;
+  const result = checkSync(pattern, flags, { timeout: 2000 });
+  if (result.status === "vulnerable") {
+    const c = result.complexity;
+    verdict =
+      c.type === "exponential"
+        ? "can take exponential time on some inputs (a repetition of alternatives or repetitions that overlap, like (a|a)* or (a+)+)"
+        : c.degree > MAX_DEGREE
+          ? `can take time growing as the input's length to the power ${c.degree} (several unanchored .* in a row, like a.*b.*c); anchor it or use [^/]* instead of .*`
+          : null;
+  } else if (result.status === "unknown") {
+    verdict = safeRegex(pattern) ? null : "nests repetition (like (a+)+) and could take exponential time";
+  } else {
+    verdict = null;
+  }
+  if (verdicts.size >= VERDICT_CACHE_SIZE) verdicts.clear();
+  verdicts.set(key, verdict);
+  return verdict;
+}
 
 /** Why `pattern` cannot be saved, or null. `invalid`: whether a pattern that does not compile is refused too. */
 export function patternProblem(pattern: string, invalid: boolean): string | null {
@@ -18,7 +55,8 @@ export function patternProblem(pattern: string, invalid: boolean): string | null
   } catch {
     return invalid ? "is not a valid regular expression" : null;
   }
-  return safeRegex(pattern) ? null : "is a regular expression that can take exponential time (nested repetition); write it without a repeated group inside a repetition";
+  const slow = slowPatternProblem(pattern);
+  return slow ? `is a regular expression that ${slow}` : null;
 }
 
 /** Throws a 400 `invalid_body` naming `where` when the pattern cannot be saved. */
@@ -29,9 +67,17 @@ export function checkPattern(where: string, pattern: string, invalid = true): vo
 
 type PageLike = { page_path: string; page_match?: string | undefined };
 
+/** Why the page's regex (when it is one) cannot be saved, or null. */
+export function pagePatternProblem(where: string, page: PageLike, invalid = true): string | null {
+  if (page.page_match !== "regex") return null;
+  const problem = patternProblem(page.page_path, invalid);
+  return problem ? `${where}: the pattern ${JSON.stringify(page.page_path)} ${problem}` : null;
+}
+
 /** The page's regex, when it is one, checked. */
 export function checkPagePattern(where: string, page: PageLike, invalid = true): void {
-  if (page.page_match === "regex") checkPattern(where, page.page_path, invalid);
+  const problem = pagePatternProblem(where, page, invalid);
+  if (problem) throw new HttpError(400, "invalid_body", problem);
 }
 
 type SettingsPatterns = {
@@ -43,8 +89,8 @@ type SettingsPatterns = {
 };
 
 /**
- * The account settings' regular expressions (the script runs them on every page): an unsafe one
- * is refused. One that does not compile is kept, as before: spec Appendix A makes it match
+ * The account settings' regular expressions (the script runs them on every page): a slow one is
+ * refused. One that does not compile is kept, as before: spec Appendix A makes it match
  * nothing, and the dashboard shows it as typed.
  */
 export function checkSettingsPatterns(settings: SettingsPatterns): void {

@@ -56,7 +56,7 @@
 //   than its release, identifiers compare as in semver; a missing or unparsable version makes
 //   $veq/$vgt/… false and $vne true.
 
-import safeRegex from "safe-regex2";
+import { slowPatternProblem } from "../admin/patterns.js";
 
 export type Condition = Record<string, unknown>;
 
@@ -402,13 +402,13 @@ function checkOperator(op: string, arg: unknown, all: Condition, path: string, d
       } catch (e) {
         return fail(`invalid regular expression: ${e instanceof Error ? e.message : String(e)}`);
       }
-      // Conditions run on every config call against what visitors send: a pattern that can
-      // backtrack exponentially ((a+)+, star height above 1) would let one visitor stall the
-      // service. safe-regex2 is a heuristic (fastify's router uses it); it refuses those shapes.
-      if (!safeRegex(arg)) {
-        return fail("the regular expression nests repetition (like (a+)+) and could take exponential time; simplify it");
+      {
+        // Conditions run on every config call against what visitors send: a pattern that can
+        // backtrack for exponential (or high polynomial) time would let one visitor stall the
+        // service (admin/patterns.ts, recheck's analysis).
+        const slow = slowPatternProblem(arg, validFlags(all.$options) ? String(all.$options ?? "") : "");
+        return slow ? fail(`the regular expression ${slow}; simplify it`) : null;
       }
-      return null;
     case "$options":
       if (!("$regex" in all)) return fail("$options needs a $regex beside it");
       return validFlags(arg) ? null : fail('$options takes flags among "i", "m", "s", "u", each once');
