@@ -375,6 +375,35 @@ describe("exposures carry the assignment probability (product.md §3)", () => {
     expect(stored.find((x) => x.variation_id === config.variation_id)).toMatchObject({ probability: 0.5, user_id: (res.json() as ConfigsResponse).user_id });
     expect(stored.find((x) => x.variation_id === other)?.probability).toBeNull();
   });
+
+  it("finds the assignment of the summary's rule when the visitor has one under several rules", async () => {
+    const uid = (await post(`/v1/users/configs/${q}`, { user: user("v-rules"), current_page_path: "/", current_domain: "littlesprouts.localhost" })).json() as ConfigsResponse;
+    const assignment = (rule_id: string, variation_id: string, probability: number) => ({ experience_id: "exp_price_message", rule_id, behaviour_id: "beh", variation_id, probability });
+    store.commitClientWrites([
+      {
+        kind: "decision",
+        accountId: account.id,
+        userId: uid.user_id,
+        user: user("v-rules"),
+        now: "2026-11-22T12:00:00.000Z",
+        assignments: [assignment("rule_a", "var_x", 0.25), assignment("rule_b", "var_y", 0.75)],
+      },
+    ]);
+    const summary = (rule_id: string | undefined, variation_id: string, session_id: string) => ({
+      config_id: "cfg",
+      user_customer_id: "v-rules",
+      requested_time: FIXED_NOW,
+      variation_id,
+      experience_id: "exp_price_message",
+      ...(rule_id ? { rule_id } : {}),
+      session_id,
+    });
+    const summaries = [summary("rule_b", "var_y", "s1"), summary("rule_a", "var_x", "s2"), summary("rule_b", "var_x", "s3"), summary(undefined, "var_y", "s4")];
+    expect((await post(`/v1/config/request/summary/${q}`, { user: user("v-rules"), summaries })).statusCode).toBe(200);
+    const bySession = Object.fromEntries(store.listExposures(account.id, 10).map((x) => [x.session_id, x.probability]));
+    // Its own rule's probability; a variation its rule did not give: none (forced); no rule: found by the variation.
+    expect(bySession).toEqual({ s1: 0.75, s2: 0.25, s3: null, s4: 0.75 });
+  });
 });
 
 describe("preview mode", () => {
@@ -404,6 +433,14 @@ describe("devices", () => {
     const raw = new Database(t.file, { readonly: true });
     expect(raw.prepare("SELECT device_customer_id, device_type, user_id, anonymous FROM devices").all()).toEqual([
       { device_customer_id: "dev-9", device_type: "WEB", user_id: "u_9", anonymous: 1 },
+    ]);
+    // Without the flag: not known (NULL); false: 0.
+    await post(`/v1/users/u_9/devices/${q}`, { add_devices: [{ device_customer_id: "dev-10", device_type: "WEB", user_id: "u_9" }] });
+    await post(`/v1/users/u_9/devices/${q}`, { add_devices: [{ device_customer_id: "dev-11", device_type: "WEB", user_id: "u_9" }], anonymous: false });
+    expect(raw.prepare("SELECT device_customer_id, anonymous FROM devices ORDER BY device_customer_id").all()).toEqual([
+      { device_customer_id: "dev-10", anonymous: null },
+      { device_customer_id: "dev-11", anonymous: 0 },
+      { device_customer_id: "dev-9", anonymous: 1 },
     ]);
     raw.close();
   });

@@ -192,7 +192,7 @@ describe("sticky assignments", () => {
 
   it("an assignment from another rule does not carry over", () => {
     const exp = experience("e");
-    const stored = new Map<string, Assignment>([["e:rule_old", { experience_id: "e", rule_id: "rule_old", behaviour_id: "beh_e", variation_id: "b", probability: 0.5 }]]);
+    const stored = new Map<string, Assignment>([["e:rule_e", { experience_id: "e", rule_id: "rule_old", behaviour_id: "beh_e", variation_id: "b", probability: 0.5 }]]);
     const d = run([exp], "x", { assignments: stored });
     expect(d.assignments[0]!.rule_id).toBe("rule_e");
   });

@@ -231,6 +231,62 @@ describe("the account revision", () => {
     store.close();
   });
 
+  it("migration 7 re-keys assignments stored per experience by their rule, keeping a per-rule key already there", () => {
+    const file = tempFile();
+    const old = new Database(file);
+    old.exec("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)");
+    for (const m of MIGRATIONS.filter((x) => x.version <= 6)) {
+      old.exec(m.sql);
+      old.prepare("INSERT INTO schema_migrations VALUES (?, ?, '2026-01-01')").run(m.version, m.name);
+    }
+    const insert = old.prepare("INSERT INTO visitors (account_id, user_id, user_customer_id, user_json, first_seen, last_seen, assignments_json) VALUES ('a', ?, ?, '{}', 'x', 'x', ?)");
+    insert.run("u1", "c1", JSON.stringify({ e1: ["r1", "b", "v1", 0.5, "t"], "e.2": ["r2", "b", "v2", 1, "t"] }));
+    // Already written per rule by a newer node: that one stays, the older one is dropped.
+    insert.run("u2", "c2", JSON.stringify({ e1: ["r1", "b", "v_old", 0.5, "t"], "e1:r1": ["r1", "b", "v_new", 0.5, "t"] }));
+    insert.run("u3", "c3", JSON.stringify({}));
+    old.close();
+    const store = new SqliteStore(file);
+    store.migrate();
+    const keysOf = (u: string) => Object.fromEntries([...store.getAssignments("a", u)].map(([k, a]) => [k, a.variation_id]));
+    expect(keysOf("u1")).toEqual({ "e1:r1": "v1", "e.2:r2": "v2" });
+    expect(keysOf("u2")).toEqual({ "e1:r1": "v_new" });
+    expect(keysOf("u3")).toEqual({});
+    const raw = new Database(file, { readonly: true });
+    const stored = raw.prepare("SELECT user_id, assignments_json FROM visitors ORDER BY user_id").all() as { user_id: string; assignments_json: string }[];
+    raw.close();
+    expect(stored.map((r) => [r.user_id, Object.keys(JSON.parse(r.assignments_json) as object).sort()])).toEqual([
+      ["u1", ["e.2:r2", "e1:r1"]],
+      ["u2", ["e1:r1"]],
+      ["u3", []],
+    ]);
+    expect(store.countAssignments("a")).toBe(3);
+    store.close();
+  });
+
+  it("saving an experience without a rule drops that rule's assignments, and only those", () => {
+    const store = new SqliteStore(tempFile());
+    store.migrate();
+    store.createAccount({ id: "a", name: "A", client_key: "ck_a", settings });
+    const rule = (id: string) => ({ id, audience_id: null, behaviour: { id: `b_${id}`, name: id, traffic_allocation: 1, variations: [] } });
+    const exp = { id: "e1", account_id: "a", name: "e1", status: "draft" as const, kind: "ab_test" as const, priority: 0, pages: [], rules: [rule("r1"), rule("r2")], goals: [] };
+    store.saveExperience(exp);
+    store.commitClientWrites([
+      {
+        kind: "decision",
+        accountId: "a",
+        userId: "u1",
+        user: { user_customer_id: "c1", anonymous: true },
+        now: "2026-01-01",
+        assignments: ["r1", "r2"].map((r) => ({ experience_id: "e1", rule_id: r, behaviour_id: `b_${r}`, variation_id: `v_${r}`, probability: 1 })),
+      },
+    ]);
+    store.saveExperience({ ...exp, name: "renamed" });
+    expect([...store.getAssignments("a", "u1").keys()]).toEqual(["e1:r1", "e1:r2"]);
+    store.saveExperience({ ...exp, rules: [rule("r2")] });
+    expect([...store.getAssignments("a", "u1").keys()]).toEqual(["e1:r2"]);
+    store.close();
+  });
+
   it("an experience or audience id of one account cannot be overwritten from another", () => {
     const store = new SqliteStore(tempFile());
     store.migrate();

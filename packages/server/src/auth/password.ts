@@ -38,4 +38,8 @@ let dummy: Promise<string> | null = null;
  * the email is unknown, so an unknown email takes as long as a wrong password and the answer's
  * timing does not tell which addresses have an account.
  */
-export const unknownOperatorHash = (): Promise<string> => (dummy ??= hashPassword(randomBytes(32).toString("base64url")));
+export const unknownOperatorHash = (): Promise<string> =>
+  (dummy ??= hashPassword(randomBytes(32).toString("base64url")).catch((error: unknown) => {
+    dummy = null; // not kept: the next sign-in tries again
+    throw error;
+  }));

@@ -290,7 +290,7 @@ export function decide(input: DecisionInput): Decision {
     // 2–3. The variation and the probability the visitor had of getting it.
     let assignment: Assignment | null = null;
     // Preview: "the user is fresh" (spec §2) — no stored assignment counts.
-    const stored = preview ? undefined : input.assignments.get(assignmentKey(exp.id, rule.id));
+    const stored = preview || input.assignments.size === 0 ? undefined : input.assignments.get(assignmentKey(exp.id, rule.id));
     if (variation) {
       assignment = { experience_id: exp.id, rule_id: rule.id, behaviour_id: behaviour.id, variation_id: variation.id, probability: 1 };
     } else if (stored && stored.rule_id === rule.id && (variation = variationById(rule, stored.variation_id))) {

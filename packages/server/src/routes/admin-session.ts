@@ -26,6 +26,8 @@ function sessionInfo(operator: Operator, account: Account, csrf: string): Sessio
 
 export function sessionRoutes(app: FastifyInstance, opts: AdminOptions): void {
   const { store, clock } = opts;
+  // Made now (once per process), so the first unknown email does not pay for it on top.
+  unknownOperatorHash().catch(() => undefined);
 
   app.post<{ Body: SignInRequest }>(
     "/api/session",

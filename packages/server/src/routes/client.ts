@@ -12,6 +12,7 @@ import type {
   EventsRequest,
   SummariesRequest,
 } from "@storefit/contract";
+import { assignmentKey } from "../store/types.js";
 import type { Account, Assignment, ClientWrite, InsertResult, Store } from "../store/types.js";
 import { GroupCommit } from "../store/group-commit.js";
 import { attributesOf } from "../decide/conditions.js";
@@ -303,17 +304,18 @@ export function clientRoutes(
         if (!a) assignmentsByUser.set(uid, (a = store.getAssignments(account.id, uid)));
         return a;
       };
-      // Assignments are kept per experience and rule; the variation shown names the one (variation
-      // ids are unique within an experience, across its rules).
-      const assignmentShown = (uid: string, experienceId: string, variationId: string | undefined) => {
-        for (const a of assignmentsOf(uid).values()) {
-          if (a.experience_id === experienceId && a.variation_id === variationId) return a;
-        }
-        return undefined;
+      // Assignments are kept per experience and rule: the summary's rule names the one (the
+      // script sends it); without a rule, the variation shown does (variation ids are unique
+      // within an experience, across its rules).
+      const assignmentShown = (uid: string, s: (typeof req.body.summaries)[number]): Assignment | undefined => {
+        const experienceId = s.experience_id!;
+        const mine = assignmentsOf(uid);
+        const a = s.rule_id ? mine.get(assignmentKey(experienceId, s.rule_id)) : [...mine.values()].find((x) => x.experience_id === experienceId && x.variation_id === s.variation_id);
+        return a && a.variation_id === s.variation_id ? a : undefined;
       };
       const exposures = req.body.summaries.map((s) => {
         const uid = userIdOf(account.id, s.user_customer_id);
-        const matched = s.experience_id ? assignmentShown(uid, s.experience_id, s.variation_id) : undefined;
+        const matched = s.experience_id ? assignmentShown(uid, s) : undefined;
         return {
           ...s,
           user_id: s.user_id ?? uid,

@@ -212,4 +212,23 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       ALTER TABLE devices ADD COLUMN anonymous INTEGER;
     `,
   },
+  {
+    version: 7,
+    name: "sticky assignments per experience and rule",
+    sql: `
+      -- Migration 2 kept one assignment per visitor and experience, under the experience id; a
+      -- visitor who matched another rule in between lost the first rule's. They are now kept per
+      -- experience and rule, under "experience:rule" (store/types.ts assignmentKey): re-key the
+      -- old entries by the rule each holds (its first element), unless that key exists already.
+      UPDATE visitors SET assignments_json = (
+        SELECT json_group_object(k, json(v)) FROM (
+          SELECT CASE WHEN instr(a.key, ':') = 0 THEN a.key || ':' || json_extract(a.value, '$[0]') ELSE a.key END AS k, a.value AS v
+          FROM json_each(visitors.assignments_json) AS a
+          WHERE instr(a.key, ':') > 0
+             OR json_type(visitors.assignments_json, '$."' || a.key || ':' || json_extract(a.value, '$[0]') || '"') IS NULL
+        )
+      )
+      WHERE EXISTS (SELECT 1 FROM json_each(visitors.assignments_json) AS a WHERE instr(a.key, ':') = 0);
+    `,
+  },
 ];

@@ -533,10 +533,32 @@ export class SqliteStore implements Store {
 
   // ---- experiences ----
 
+  /**
+   * Removes the visitors' sticky assignments of an experience: of the rules given, or of all its
+   * rules (null). Keys "experience:rule", and "experience" (an older node's, holding its rule
+   * first). Reads every visitor row of the account: only on a delete or a removed rule.
+   */
+  private dropAssignments(accountId: string, experienceId: string, ruleIds: readonly string[] | null): void {
+    const ofIt =
+      ruleIds === null
+        ? "(a.key = @exp OR substr(a.key, 1, length(@exp) + 1) = @exp || ':')"
+        : `(a.key IN (SELECT @exp || ':' || r.value FROM json_each(@rules) AS r)
+            OR (a.key = @exp AND json_extract(a.value, '$[0]') IN (SELECT r.value FROM json_each(@rules) AS r)))`;
+    this.sql(
+      `UPDATE visitors SET assignments_json =
+         (SELECT json_group_object(a.key, json(a.value)) FROM json_each(visitors.assignments_json) AS a WHERE NOT ${ofIt})
+       WHERE account_id = @account AND EXISTS (SELECT 1 FROM json_each(visitors.assignments_json) AS a WHERE ${ofIt})`,
+    ).run({ exp: experienceId, account: accountId, rules: JSON.stringify(ruleIds ?? []) });
+  }
+
   saveExperience(e: NewExperience): Experience {
+    return this.db.transaction(() => this.writeExperience(e))();
+  }
+
+  private writeExperience(e: NewExperience): Experience {
     const now = new Date().toISOString();
-    const existing = this.sql("SELECT account_id, created_at FROM experiences WHERE id = ?").get(e.id) as
-      | { account_id: string; created_at: string }
+    const existing = this.sql("SELECT account_id, created_at, rules_json FROM experiences WHERE id = ?").get(e.id) as
+      | { account_id: string; created_at: string; rules_json: string }
       | undefined;
     if (existing && existing.account_id !== e.account_id) {
       throw new Error(`experience ${e.id} belongs to another account`);
@@ -561,6 +583,12 @@ export class SqliteStore implements Store {
       created_at: existing?.created_at ?? now,
       updated_at: now,
     });
+    // A removed rule takes its visitors' assignments with it.
+    if (existing) {
+      const kept = new Set(e.rules.map((r) => r.id));
+      const removed = (JSON.parse(existing.rules_json) as { id: string }[]).map((r) => r.id).filter((id) => !kept.has(id));
+      if (removed.length > 0) this.dropAssignments(e.account_id, e.id, removed);
+    }
     return { ...e, created_at: existing?.created_at ?? now, updated_at: now };
   }
 
@@ -588,15 +616,8 @@ export class SqliteStore implements Store {
   deleteExperience(accountId: string, id: string): boolean {
     return this.db.transaction(() => {
       const gone = this.sql("DELETE FROM experiences WHERE id = ? AND account_id = ?").run(id, accountId).changes > 0;
-      // Its sticky assignments go with it: keys "id:rule", and "id" as stored before per-rule keys.
-      if (gone) {
-        const ofIt = "(key = @id OR substr(key, 1, length(@id) + 1) = @id || ':')";
-        this.sql(
-          `UPDATE visitors SET assignments_json =
-             (SELECT json_group_object(key, json(value)) FROM json_each(visitors.assignments_json) WHERE NOT ${ofIt})
-           WHERE account_id = @account AND EXISTS (SELECT 1 FROM json_each(visitors.assignments_json) WHERE ${ofIt})`,
-        ).run({ id, account: accountId });
-      }
+      // Its sticky assignments go with it.
+      if (gone) this.dropAssignments(accountId, id, null);
       return gone;
     })();
   }
