@@ -92,7 +92,7 @@ try {
     extraPageViews: EXTRA_PAGE_VIEWS,
     seed: 2026,
   });
-  const written = writeSimulation(store, DEMO_ACCOUNT_ID, upTo(simulated, EVENTS), new Date().toISOString(), 5000);
+  const written = await writeSimulation(store, DEMO_ACCOUNT_ID, upTo(simulated, EVENTS), new Date().toISOString(), 5000);
   const events = store.countEvents(DEMO_ACCOUNT_ID);
   if (events !== EVENTS) throw new Error(`expected ${EVENTS} events, stored ${events}`);
   console.log(

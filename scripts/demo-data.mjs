@@ -46,7 +46,7 @@ try {
     password: process.env.STOREFIT_ADMIN_PASSWORD ?? DEFAULT_ADMIN_PASSWORD,
   });
   const started = Date.now();
-  const result = fillDemoHistory(store);
+  const result = await fillDemoHistory(store);
   if (!result.filled) {
     console.log(
       result.experiences.length

@@ -30,7 +30,7 @@ store.migrate();
 const { created } = await seedDemo(store, { email: adminEmail, password: adminPassword });
 // A new demo account comes with 14 days of simulated history (seed/demo-data.ts), so the results
 // screen has something to show from the first minute; DEMO_HISTORY=0 leaves it empty.
-const history = created && process.env.DEMO_HISTORY !== "0" ? fillDemoHistory(store) : null;
+const history = created && process.env.DEMO_HISTORY !== "0" ? await fillDemoHistory(store) : null;
 
 const app = await buildApp({ store, log: process.env.LOG !== "0", rateLimits, ...(publicUrl ? { publicUrl } : {}) });
 await app.listen({ port, host });

@@ -3,13 +3,13 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { FastifyInstance } from "fastify";
 import type { EventListResponse, ExperienceListResponse, SessionInfo } from "@storefit/contract";
 import { DEMO_CLIENT_KEY } from "../src/seed/demo.js";
-import type { Store } from "../src/store/types.js";
+import type { SqliteStore } from "../src/store/sqlite.js";
 import { OWNER, makeApp } from "./helpers.js";
 import type { TestApp } from "./helpers.js";
 
 let t: TestApp;
 let app: FastifyInstance;
-let store: Store;
+let store: SqliteStore;
 
 beforeEach(async () => {
   t = await makeApp();

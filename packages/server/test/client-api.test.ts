@@ -4,13 +4,14 @@ import Database from "better-sqlite3";
 import type { FastifyInstance } from "fastify";
 import type { ConfigsResponse } from "@storefit/contract";
 import { DEMO_CLIENT_KEY } from "../src/seed/demo.js";
-import type { Account, Store } from "../src/store/types.js";
+import type { Account } from "../src/store/types.js";
+import type { SqliteStore } from "../src/store/sqlite.js";
 import { FIXED_NOW, FORM, OTHER, SHOP_ORIGIN, UK_ORIGIN, addOtherAccount, makeApp, user } from "./helpers.js";
 import type { TestApp } from "./helpers.js";
 
 let t: TestApp;
 let app: FastifyInstance;
-let store: Store;
+let store: SqliteStore;
 let account: Account;
 
 beforeEach(async () => {

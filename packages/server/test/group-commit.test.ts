@@ -33,6 +33,25 @@ describe("GroupCommit", () => {
     expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
   });
 
+  it("with an asynchronous store, commits one batch after another, in order", async () => {
+    const log: string[] = [];
+    const gc = new GroupCommit<number, number>(async (items) => {
+      log.push(`begin ${items.join(",")}`);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      log.push(`end ${items.join(",")}`);
+      return items.map((x) => x + 1);
+    }, 2);
+    const results = await Promise.all([1, 2, 3].map((x) => gc.submit(x)));
+    expect(results).toEqual([2, 3, 4]);
+    expect(log).toEqual(["begin 1,2", "end 1,2", "begin 3", "end 3"]);
+    const failing = new GroupCommit<number, number>(async (items) => {
+      if (items.includes(13)) throw new Error("unlucky");
+      return [...items];
+    });
+    const settled = await Promise.allSettled([12, 13, 14].map((x) => failing.submit(x)));
+    expect(settled.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+  });
+
   it("flush commits at once (shutdown)", () => {
     const seen: number[] = [];
     const gc = new GroupCommit<number, number>((items) => (seen.push(...items), [...items]));

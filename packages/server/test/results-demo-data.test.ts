@@ -9,13 +9,13 @@ import type { Auth, TestApp } from "./helpers.js";
 
 let t: TestApp;
 let owner: Auth;
-let filled: ReturnType<typeof fillDemoHistory>;
+let filled: Awaited<ReturnType<typeof fillDemoHistory>>;
 
 // One fill for the whole file: ~40,000 visitors take a while on a shared machine.
 beforeAll(async () => {
   t = await makeApp();
   owner = await signIn(t.app);
-  filled = fillDemoHistory(t.store, FIXED_NOW);
+  filled = await fillDemoHistory(t.store, FIXED_NOW);
 }, 180_000);
 afterAll(async () => {
   await t.close();
@@ -38,10 +38,10 @@ describe("demo data", () => {
     expect(t.store.countEvents(t.account.id)).toBe(filled.events);
   });
 
-  it("refuses to fill twice: nothing more is written", () => {
+  it("refuses to fill twice: nothing more is written", async () => {
     const events = t.store.countEvents(t.account.id);
     const exposures = t.store.countExposures(t.account.id);
-    expect(fillDemoHistory(t.store, FIXED_NOW + 3 * 86_400_000)).toMatchObject({ filled: false });
+    expect(await fillDemoHistory(t.store, FIXED_NOW + 3 * 86_400_000)).toMatchObject({ filled: false });
     expect(t.store.countEvents(t.account.id)).toBe(events);
     expect(t.store.countExposures(t.account.id)).toBe(exposures);
   });

@@ -154,7 +154,7 @@ describe("a generated data set with a known effect", () => {
   it("counts visitors and conversions as the data says, and the interval covers the planted +30 %", async () => {
     const exp = t.store.saveExperience(experience());
     const visitors = [...simulateVisitors({ experience: exp, rule_id: "rule_r", arms: ARMS, start: START, days: 10, visitorsPerDay: 1500, seed: 42, accountId: t.account.id })];
-    writeSimulation(t.store, t.account.id, visitors, NOW_ISO);
+    await writeSimulation(t.store, t.account.id, visitors, NOW_ISO);
 
     const r = await results();
     expect(r).toMatchObject({ engine: "sequential", correction: "holm", alpha: 0.05, total_visitors: visitors.length });
@@ -192,7 +192,7 @@ describe("a generated data set with a known effect", () => {
     const visitors = [
       ...simulateVisitors({ experience: exp, rule_id: "rule_r", arms: ARMS, start: START, days: 4, visitorsPerDay: 1500, seed: 5, returningShare: 0.8, propensitySigma: 1, accountId: t.account.id }),
     ];
-    writeSimulation(t.store, t.account.id, visitors, NOW_ISO);
+    await writeSimulation(t.store, t.account.id, visitors, NOW_ISO);
     const rule = (await results("exp_r", "?engine=frequentist")).rules[0]!;
     const cart = metric(rule, "g_cart");
     expect(cart.cuped).toBe(true);
@@ -711,19 +711,19 @@ describe("corrections and engines", () => {
     { id: "g3", name: "G3", kind: "track", event_name: "e3" },
   ];
   /** Three goals with different true effects, three variations. */
-  function seed() {
+  async function seed() {
     const exp = t.store.saveExperience(experience("exp_r", [{ id: "v_a", weight: 1 }, { id: "v_b", weight: 1 }, { id: "v_c", weight: 1 }], goals));
     const arms: ArmModel[] = [
       { variation_id: "v_a", split: 1, rates: { g1: 0.1, g2: 0.1, g3: 0.1 } },
       { variation_id: "v_b", split: 1, rates: { g1: 0.125, g2: 0.105, g3: 0.1 } },
       { variation_id: "v_c", split: 1, rates: { g1: 0.1, g2: 0.115, g3: 0.09 } },
     ];
-    writeSimulation(t.store, t.account.id, simulateVisitors({ experience: exp, rule_id: "rule_r", arms, start: START, days: 5, visitorsPerDay: 1500, seed: 3, returningShare: 0, accountId: t.account.id }), NOW_ISO);
+    await writeSimulation(t.store, t.account.id, simulateVisitors({ experience: exp, rule_id: "rule_r", arms, start: START, days: 5, visitorsPerDay: 1500, seed: 3, returningShare: 0, accountId: t.account.id }), NOW_ISO);
   }
   const comparisons = (r: ExperienceResults) => r.rules[0]!.metrics.flatMap((m) => m.variations.slice(1).map((v) => v.comparison!));
 
   it("Holm (default) and Benjamini–Hochberg adjust across the rule's comparisons; none leaves them", async () => {
-    seed();
+    await seed();
     for (const method of ["holm", "bh"] as const) {
       const cs = comparisons(await results("exp_r", method === "holm" ? "?engine=frequentist" : `?engine=frequentist&correction=${method}`));
       expect(cs).toHaveLength(6);
@@ -745,7 +745,7 @@ describe("corrections and engines", () => {
   }, HEAVY_MS);
 
   it("sequential (default) is wider than the fixed-horizon test; bayesian gives chance to win and risk", async () => {
-    seed();
+    await seed();
     const seq = await results();
     const fixed = await results("exp_r", "?engine=frequentist&alpha=0.1");
     const fixed05 = await results("exp_r", "?engine=frequentist");

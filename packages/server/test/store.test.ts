@@ -287,6 +287,37 @@ describe("the account revision", () => {
     store.close();
   });
 
+  it("exclusive transactions started together run one after the other, each seeing the other's commit", async () => {
+    const store = new SqliteStore(tempFile());
+    store.migrate();
+    store.createAccount({ id: "a", name: "0", client_key: "ck_a", settings });
+    const increment = () =>
+      store.exclusive(async (tx) => {
+        const n = Number((await tx.getAccount("a"))!.name);
+        await tx.updateAccount("a", { name: String(n + 1) });
+        return n;
+      });
+    expect((await Promise.all([increment(), increment(), increment()])).sort()).toEqual([0, 1, 2]);
+    expect(store.getAccount("a")!.name).toBe("3");
+    store.close();
+  });
+
+  it("an exclusive function that awaits anything but the store is rolled back and refused", async () => {
+    const store = new SqliteStore(tempFile());
+    store.migrate();
+    store.createAccount({ id: "a", name: "before", client_key: "ck_a", settings });
+    const attempt = store.exclusive(async (tx) => {
+      await tx.updateAccount("a", { name: "after" });
+      await new Promise((resolve) => setTimeout(resolve, 5)); // other requests could run statements meanwhile
+    });
+    await expect(attempt).rejects.toThrow(/awaited something other than the store/);
+    expect(store.getAccount("a")!.name).toBe("before");
+    // The connection is usable again, for the next exclusive transaction too.
+    await store.exclusive(async (tx) => tx.updateAccount("a", { name: "next" }));
+    expect(store.getAccount("a")!.name).toBe("next");
+    store.close();
+  });
+
   it("an experience or audience id of one account cannot be overwritten from another", () => {
     const store = new SqliteStore(tempFile());
     store.migrate();

@@ -57,7 +57,7 @@ export function withGoalIds(goals: readonly GoalInput[]): GoalDefinition[] {
  * "expId:variationId" (desired experiences) names one — config keys unique within a variation,
  * and every audience belongs to the account.
  */
-export function checkRules(store: Store, accountId: string, rules: readonly RuleDefinition[]): void {
+export async function checkRules(store: Store, accountId: string, rules: readonly RuleDefinition[]): Promise<void> {
   const seen = new Set<string>();
   const unique = (kind: string, id: string) => {
     const key = `${kind}:${id}`;
@@ -67,7 +67,7 @@ export function checkRules(store: Store, accountId: string, rules: readonly Rule
   for (const rule of rules) {
     unique("rule", rule.id);
     unique("behaviour", rule.behaviour.id);
-    if (rule.audience_id !== null && !store.getAudience(accountId, rule.audience_id)) {
+    if (rule.audience_id !== null && !await store.getAudience(accountId, rule.audience_id)) {
       throw new HttpError(400, "invalid_reference", `Rule ${rule.id}: no audience "${rule.audience_id}" in this account`);
     }
     for (const v of rule.behaviour.variations) {

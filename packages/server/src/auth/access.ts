@@ -79,8 +79,8 @@ export function requireAccess(opts: AccessOptions, role: Role, sessionOnly = fal
       if (sessionOnly || !secret || !secret.startsWith(SECRET_KEY_PREFIX)) {
         return sendError(reply, 401, "unauthorized", "A secret key (Bearer sk_…) or a session is needed");
       }
-      const key = store.useSecretKey(sha256(secret), new Date(clock()).toISOString());
-      const account = key ? store.getAccount(key.account_id) : null;
+      const key = await store.useSecretKey(sha256(secret), new Date(clock()).toISOString());
+      const account = key ? await store.getAccount(key.account_id) : null;
       if (!key || !account) return sendError(reply, 401, "unauthorized", "Unknown or revoked secret key");
       if (opts.secretKeyLimiter) {
         const taken = opts.secretKeyLimiter.take(key.id);
@@ -92,9 +92,9 @@ export function requireAccess(opts: AccessOptions, role: Role, sessionOnly = fal
     }
 
     const token = req.cookies[SESSION_COOKIE];
-    const session = token ? store.getSession(sha256(token), clock()) : null;
-    const operator = session ? store.getOperator(session.operator_id) : null;
-    const account = operator ? store.getAccount(operator.account_id) : null;
+    const session = token ? await store.getSession(sha256(token), clock()) : null;
+    const operator = session ? await store.getOperator(session.operator_id) : null;
+    const account = operator ? await store.getAccount(operator.account_id) : null;
     if (!session || !operator || !account) return sendError(reply, 401, "unauthorized");
     if (WRITE_METHODS.has(req.method)) {
       const header = req.headers["x-csrf-token"];

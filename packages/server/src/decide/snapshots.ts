@@ -30,12 +30,12 @@ export class AccountSnapshots {
   ) {}
 
   /** The account a client key names, with its decision data as of the current revision. */
-  byClientKey(clientKey: string): PreparedAccount | null {
-    const current = this.store.getAccountRevision(clientKey);
+  async byClientKey(clientKey: string): Promise<PreparedAccount | null> {
+    const current = await this.store.getAccountRevision(clientKey);
     if (!current) return null;
     const cached = this.byId.get(current.id);
     if (cached && cached.account.revision === current.revision) return cached;
-    const snapshot = this.store.loadAccountSnapshot(current.id);
+    const snapshot = await this.store.loadAccountSnapshot(current.id);
     if (!snapshot) return null;
     const prepared: PreparedAccount = {
       account: snapshot.account,

@@ -48,10 +48,10 @@ export class RecentVisitors {
   }
 
   /** The visitor, with their stored assignments as of `revision` (read from the store when not known). */
-  entry(accountId: string, userId: string, revision: number): VisitorEntry {
+  async entry(accountId: string, userId: string, revision: number): Promise<VisitorEntry> {
     const e = this.get(accountId, userId);
     if (e.revision !== revision) {
-      e.assignments = this.store.getAssignments(accountId, userId);
+      e.assignments = await this.store.getAssignments(accountId, userId);
       e.revision = revision;
     }
     return e;

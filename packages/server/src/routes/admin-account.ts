@@ -14,7 +14,7 @@ import type {
   SecretKeyListResponse,
   SecretKeyView,
 } from "@storefit/contract";
-import type { Account, Operator, SecretKeyRecord } from "../store/types.js";
+import type { Account, Operator, SecretKeyRecord, Store } from "../store/types.js";
 import { hashPassword } from "../auth/password.js";
 import { newSecretKey, requireAccess } from "../auth/access.js";
 import { newId } from "../admin/experiences.js";
@@ -87,10 +87,10 @@ export function accountRoutes(app: FastifyInstance, opts: AdminOptions): void {
       if (req.body.settings) checkSettingsPatterns(req.body.settings);
       // The settings given are merged into the stored ones as they are now (not as read when the
       // request came in): a concurrent PATCH of another field, on any node, is kept.
-      const updated = store.exclusive(() => {
-        const account = store.getAccount(accountId);
+      const updated = await store.exclusive(async (tx) => {
+        const account = await tx.getAccount(accountId);
         if (!account) throw new HttpError(404, "not_found");
-        return store.updateAccount(accountId, {
+        return await tx.updateAccount(accountId, {
           ...(req.body.name !== undefined ? { name: req.body.name } : {}),
           ...(req.body.settings ? { settings: { ...account.settings, ...req.body.settings } } : {}),
         });
@@ -107,7 +107,7 @@ export function accountRoutes(app: FastifyInstance, opts: AdminOptions): void {
       onRequest: owner,
       schema: { ...doc("Team members (owner)", ["members"]), response: { 200: memberListSchema, ...errorResponses(401, 403) } },
     },
-    async (req): Promise<MemberListResponse> => ({ members: store.listOperators(req.caller!.account.id).map(memberView) }),
+    async (req): Promise<MemberListResponse> => ({ members: (await store.listOperators(req.caller!.account.id)).map(memberView) }),
   );
 
   app.post<{ Body: MemberInput }>(
@@ -122,7 +122,7 @@ export function accountRoutes(app: FastifyInstance, opts: AdminOptions): void {
     },
     async (req, reply) => {
       const email = req.body.email.trim().toLowerCase();
-      if (store.getOperatorByEmail(email)) return sendError(reply, 409, "conflict", "An operator with this email exists");
+      if (await store.getOperatorByEmail(email)) return sendError(reply, 409, "conflict", "An operator with this email exists");
       const operator: Operator = {
         id: newId("op"),
         account_id: req.caller!.account.id,
@@ -132,16 +132,16 @@ export function accountRoutes(app: FastifyInstance, opts: AdminOptions): void {
       };
       // Checked again after the (slow) hashing, with the insert: the same email added meanwhile,
       // on this node or another, is a 409, not a failed insert.
-      store.exclusive(() => {
-        if (store.getOperatorByEmail(email)) throw new HttpError(409, "conflict", "An operator with this email exists");
-        store.createOperator(operator);
+      await store.exclusive(async (tx) => {
+        if (await tx.getOperatorByEmail(email)) throw new HttpError(409, "conflict", "An operator with this email exists");
+        await tx.createOperator(operator);
       });
       return reply.code(201).send(memberView(operator));
     },
   );
 
-  const ownersLeftWithout = (accountId: string, operatorId: string) =>
-    store.listOperators(accountId).filter((o) => o.role === "owner" && o.id !== operatorId).length;
+  const ownersLeftWithout = async (tx: Store, accountId: string, operatorId: string) =>
+    (await tx.listOperators(accountId)).filter((o) => o.role === "owner" && o.id !== operatorId).length;
 
   app.patch<{ Params: { id: string }; Body: MemberPatch }>(
     "/api/account/members/:id",
@@ -157,13 +157,13 @@ export function accountRoutes(app: FastifyInstance, opts: AdminOptions): void {
     async (req) => {
       const accountId = req.caller!.account.id;
       // Exclusive: two owners demoting each other at once, on any nodes, must leave one.
-      const updated = store.exclusive(() => {
-        const current = store.getOperator(req.params.id);
+      const updated = await store.exclusive(async (tx) => {
+        const current = await tx.getOperator(req.params.id);
         if (!current || current.account_id !== accountId) throw new HttpError(404, "not_found");
-        if (current.role === "owner" && req.body.role !== "owner" && ownersLeftWithout(accountId, current.id) === 0) {
+        if (current.role === "owner" && req.body.role !== "owner" && (await ownersLeftWithout(tx, accountId, current.id)) === 0) {
           throw new HttpError(409, "last_owner");
         }
-        return store.updateOperatorRole(accountId, current.id, req.body.role)!;
+        return (await tx.updateOperatorRole(accountId, current.id, req.body.role))!;
       });
       return memberView(updated);
     },
@@ -181,11 +181,11 @@ export function accountRoutes(app: FastifyInstance, opts: AdminOptions): void {
     },
     async (req, reply) => {
       const accountId = req.caller!.account.id;
-      store.exclusive(() => {
-        const current = store.getOperator(req.params.id);
+      await store.exclusive(async (tx) => {
+        const current = await tx.getOperator(req.params.id);
         if (!current || current.account_id !== accountId) throw new HttpError(404, "not_found");
-        if (current.role === "owner" && ownersLeftWithout(accountId, current.id) === 0) throw new HttpError(409, "last_owner");
-        store.deleteOperator(accountId, current.id);
+        if (current.role === "owner" && (await ownersLeftWithout(tx, accountId, current.id)) === 0) throw new HttpError(409, "last_owner");
+        await tx.deleteOperator(accountId, current.id);
       });
       return reply.code(204).send();
     },
@@ -199,7 +199,7 @@ export function accountRoutes(app: FastifyInstance, opts: AdminOptions): void {
       onRequest: owner,
       schema: { ...doc("Secret keys, without their secrets (owner)", ["keys"]), response: { 200: keyListSchema, ...errorResponses(401, 403) } },
     },
-    async (req): Promise<SecretKeyListResponse> => ({ keys: store.listSecretKeys(req.caller!.account.id).map(keyView) }),
+    async (req): Promise<SecretKeyListResponse> => ({ keys: (await store.listSecretKeys(req.caller!.account.id)).map(keyView) }),
   );
 
   app.post<{ Body: SecretKeyInput }>(
@@ -214,7 +214,7 @@ export function accountRoutes(app: FastifyInstance, opts: AdminOptions): void {
     },
     async (req, reply) => {
       const { secret, hash, prefix } = newSecretKey();
-      const record = store.createSecretKey(
+      const record = await store.createSecretKey(
         { id: newId("key"), account_id: req.caller!.account.id, name: req.body.name, prefix, created_at: now() },
         hash,
       );
@@ -234,7 +234,7 @@ export function accountRoutes(app: FastifyInstance, opts: AdminOptions): void {
       },
     },
     async (req, reply) => {
-      if (!store.revokeSecretKey(req.caller!.account.id, req.params.id, now())) return sendError(reply, 404, "not_found");
+      if (!await store.revokeSecretKey(req.caller!.account.id, req.params.id, now())) return sendError(reply, 404, "not_found");
       return reply.code(204).send();
     },
   );

@@ -13,6 +13,7 @@ import { ADMIN_SECURITY, bool, errorResponses, idParams, obj, str } from "../sch
 import type { JsonSchema } from "../schemas/common.js";
 import { audienceBody, audienceListSchema, audienceSchema } from "../schemas/admin.js";
 import type { AdminOptions } from "./admin.js";
+import type { Store } from "../store/types.js";
 
 function checkCondition(condition: unknown): void {
   const result = validateCondition(condition);
@@ -122,8 +123,8 @@ export function audienceRoutes(app: FastifyInstance, opts: AdminOptions): void {
   const editor = requireAccess(opts, "editor");
   const doc = (summary: string) => ({ summary, tags: ["audiences"], security: ADMIN_SECURITY });
 
-  const load = (accountId: string, audienceId: string): Audience => {
-    const a = store.getAudience(accountId, audienceId);
+  const load = async (s: Store, accountId: string, audienceId: string): Promise<Audience> => {
+    const a = await s.getAudience(accountId, audienceId);
     if (!a) throw new HttpError(404, "not_found", `No audience "${audienceId}" in this account`);
     return a;
   };
@@ -131,7 +132,7 @@ export function audienceRoutes(app: FastifyInstance, opts: AdminOptions): void {
   app.get(
     "/api/audiences",
     { onRequest: viewer, schema: { ...doc("All audiences, oldest first"), response: { 200: audienceListSchema, ...errorResponses(401) } } },
-    async (req): Promise<AudienceListResponse> => ({ audiences: store.listAudiences(req.caller!.account.id) }),
+    async (req): Promise<AudienceListResponse> => ({ audiences: await store.listAudiences(req.caller!.account.id) }),
   );
 
   app.post<{ Body: AudienceInput }>(
@@ -146,7 +147,7 @@ export function audienceRoutes(app: FastifyInstance, opts: AdminOptions): void {
     },
     async (req, reply) => {
       checkCondition(req.body.condition);
-      const saved = store.saveAudience({
+      const saved = await store.saveAudience({
         id: newId("aud"),
         account_id: req.caller!.account.id,
         name: req.body.name,
@@ -184,7 +185,7 @@ export function audienceRoutes(app: FastifyInstance, opts: AdminOptions): void {
   app.get<{ Params: { id: string } }>(
     "/api/audiences/:id",
     { onRequest: viewer, schema: { ...doc("One audience"), params: idParams, response: { 200: audienceSchema, ...errorResponses(400, 401, 404) } } },
-    async (req) => load(req.caller!.account.id, req.params.id),
+    async (req) => load(store, req.caller!.account.id, req.params.id),
   );
 
   app.put<{ Params: { id: string }; Body: AudienceInput }>(
@@ -202,9 +203,9 @@ export function audienceRoutes(app: FastifyInstance, opts: AdminOptions): void {
       const accountId = req.caller!.account.id;
       checkCondition(req.body.condition);
       // Exclusive: an audience deleted meanwhile (on any node) is a 404, not re-created.
-      return store.exclusive(() => {
-        const current = load(accountId, req.params.id);
-        return store.saveAudience({
+      return await store.exclusive(async (tx) => {
+        const current = await load(tx, accountId, req.params.id);
+        return await tx.saveAudience({
           id: current.id,
           account_id: accountId,
           name: req.body.name,
@@ -229,14 +230,13 @@ export function audienceRoutes(app: FastifyInstance, opts: AdminOptions): void {
       const accountId = req.caller!.account.id;
       // Exclusive: no experience saved on another node between the check and the delete can be
       // left naming a deleted audience.
-      store.exclusive(() => {
-        const current = load(accountId, req.params.id);
-        const users = store
-          .listExperiences(accountId)
+      await store.exclusive(async (tx) => {
+        const current = await load(tx, accountId, req.params.id);
+        const users = (await tx.listExperiences(accountId))
           .filter((e) => e.rules.some((r) => r.audience_id === current.id))
           .map((e) => e.name);
         if (users.length > 0) throw new HttpError(409, "in_use", `Used by: ${users.join(", ")}`);
-        store.deleteAudience(accountId, current.id);
+        await tx.deleteAudience(accountId, current.id);
       });
       return reply.code(204).send();
     },

@@ -18,7 +18,7 @@ import type {
   ResultsCorrection,
   ResultsEngine,
 } from "@storefit/contract";
-import type { Experience } from "../store/types.js";
+import type { Experience, Store } from "../store/types.js";
 import { requireAccess } from "../auth/access.js";
 import { checkPages, checkRules, checkTransition, fromInput, newId, unpublishableReason } from "../admin/experiences.js";
 import { HttpError } from "../http/errors.js";
@@ -113,20 +113,20 @@ export function experienceRoutes(app: FastifyInstance, opts: AdminOptions): void
   const editor = requireAccess(opts, "editor");
   const doc = (summary: string, tags = ["experiences"]) => ({ summary, tags, security: ADMIN_SECURITY });
 
-  const load = (accountId: string, expId: string): Experience => {
-    const e = store.getExperience(accountId, expId);
+  const load = async (s: Store, accountId: string, expId: string): Promise<Experience> => {
+    const e = await s.getExperience(accountId, expId);
     if (!e) throw new HttpError(404, "not_found", `No experience "${expId}" in this account`);
     return e;
   };
 
   /** Checks and stores an edited experience; a running one must stay publishable. */
-  const save = (accountId: string, expId: string, input: ExperienceInput, status: Experience["status"]) => {
+  const save = async (tx: Store, accountId: string, expId: string, input: ExperienceInput, status: Experience["status"]) => {
     const next = fromInput(accountId, expId, input, status);
     checkPages(next.pages);
-    checkRules(store, accountId, next.rules);
+    await checkRules(tx, accountId, next.rules);
     const reason = status === "running" ? unpublishableReason(next) : null;
     if (reason) throw new HttpError(409, "not_publishable", `${reason}; pause it before such an edit`);
-    return store.saveExperience(next);
+    return await tx.saveExperience(next);
   };
 
   app.get(
@@ -136,7 +136,7 @@ export function experienceRoutes(app: FastifyInstance, opts: AdminOptions): void
       schema: { ...doc("All experiences, oldest first"), response: { 200: experienceListSchema, ...errorResponses(401) } },
     },
     async (req): Promise<ExperienceListResponse> => ({
-      experiences: store.listExperiences(req.caller!.account.id).map((e) => ({
+      experiences: (await store.listExperiences(req.caller!.account.id)).map((e) => ({
         id: e.id,
         name: e.name,
         status: e.status,
@@ -167,7 +167,7 @@ export function experienceRoutes(app: FastifyInstance, opts: AdminOptions): void
     async (req, reply) => {
       // Exclusive: the audiences its rules name are checked and the experience stored with no
       // audience deleted in between.
-      const saved = store.exclusive(() => save(req.caller!.account.id, newId("exp"), req.body, "draft"));
+      const saved = await store.exclusive((tx) => save(tx, req.caller!.account.id, newId("exp"), req.body, "draft"));
       return sendExperience(reply, saved, 201);
     },
   );
@@ -178,7 +178,7 @@ export function experienceRoutes(app: FastifyInstance, opts: AdminOptions): void
       onRequest: viewer,
       schema: { ...doc("One experience, whole"), params: idParams, response: { 200: experienceDetailSchema, ...errorResponses(400, 401, 404) } },
     },
-    async (req, reply) => sendExperience(reply, load(req.caller!.account.id, req.params.id)),
+    async (req, reply) => sendExperience(reply, await load(store, req.caller!.account.id, req.params.id)),
   );
 
   app.put<{ Params: { id: string }; Body: ExperienceInput }>(
@@ -194,10 +194,10 @@ export function experienceRoutes(app: FastifyInstance, opts: AdminOptions): void
     },
     async (req, reply) => {
       const accountId = req.caller!.account.id;
-      const saved = store.exclusive(() => {
-        const current = load(accountId, req.params.id);
+      const saved = await store.exclusive(async (tx) => {
+        const current = await load(tx, accountId, req.params.id);
         checkIfMatch(req, current);
-        return save(accountId, current.id, req.body, current.status);
+        return save(tx, accountId, current.id, req.body, current.status);
       });
       return sendExperience(reply, saved);
     },
@@ -216,10 +216,10 @@ export function experienceRoutes(app: FastifyInstance, opts: AdminOptions): void
     },
     async (req, reply) => {
       const accountId = req.caller!.account.id;
-      const saved = store.exclusive(() => {
-        const current = load(accountId, req.params.id);
+      const saved = await store.exclusive(async (tx) => {
+        const current = await load(tx, accountId, req.params.id);
         checkIfMatch(req, current);
-        return save(accountId, current.id, { ...toInput(current), ...req.body }, current.status);
+        return save(tx, accountId, current.id, { ...toInput(current), ...req.body }, current.status);
       });
       return sendExperience(reply, saved);
     },
@@ -238,12 +238,12 @@ export function experienceRoutes(app: FastifyInstance, opts: AdminOptions): void
     async (req, reply) => {
       const accountId = req.caller!.account.id;
       // Exclusive: an experience published on another node after this check is not deleted.
-      store.exclusive(() => {
-        const current = load(accountId, req.params.id);
+      await store.exclusive(async (tx) => {
+        const current = await load(tx, accountId, req.params.id);
         if (current.status === "running") {
           throw new HttpError(409, "invalid_transition", "Pause or archive a running experience before deleting it");
         }
-        store.deleteExperience(accountId, current.id);
+        await tx.deleteExperience(accountId, current.id);
       });
       return reply.code(204).send();
     },
@@ -266,8 +266,8 @@ export function experienceRoutes(app: FastifyInstance, opts: AdminOptions): void
       const accountId = req.caller!.account.id;
       // Exclusive: the experience is written back whole, so an edit committed by another node
       // between this read and this write would otherwise be lost.
-      const saved = store.exclusive(() => {
-        const current = load(accountId, req.params.id);
+      const saved = await store.exclusive(async (tx) => {
+        const current = await load(tx, accountId, req.params.id);
         const to = req.body.status;
         checkTransition(current.status, to);
         if (to === "running") {
@@ -276,7 +276,7 @@ export function experienceRoutes(app: FastifyInstance, opts: AdminOptions): void
         }
         if (to === current.status) return current;
         const { created_at: _c, updated_at: _u, ...rest } = current;
-        return store.saveExperience({ ...rest, status: to });
+        return await tx.saveExperience({ ...rest, status: to });
       });
       return sendExperience(reply, saved);
     },
@@ -299,9 +299,9 @@ export function experienceRoutes(app: FastifyInstance, opts: AdminOptions): void
     async (req): Promise<ExperienceResults> => {
       const accountId = req.caller!.account.id;
       const options = resultsOptions(req.query);
-      const experience = load(accountId, req.params.experienceId);
+      const experience = await load(store, accountId, req.params.experienceId);
       // Reused while nothing it depends on has changed (results/cache.ts, docs/results.md "Cache").
-      const version = store.resultsVersion(accountId);
+      const version = await store.resultsVersion(accountId);
       const key = ResultsCache.key({
         accountId,
         experienceId: experience.id,
@@ -315,9 +315,9 @@ export function experienceRoutes(app: FastifyInstance, opts: AdminOptions): void
       if (cached) return cached;
       const answer = computeResults({
         experience,
-        exposed: store.exposureVisitors(accountId, experience.id),
-        aggregate: store.resultsAggregate(accountId, experience.id, experience.goals),
-        audienceNames: new Map(store.listAudiences(accountId).map((a) => [a.id, a.name])),
+        exposed: await store.exposureVisitors(accountId, experience.id),
+        aggregate: await store.resultsAggregate(accountId, experience.id, experience.goals),
+        audienceNames: new Map((await store.listAudiences(accountId)).map((a) => [a.id, a.name])),
         options,
         now: new Date(opts.clock()),
       });

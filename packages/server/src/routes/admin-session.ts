@@ -46,14 +46,14 @@ export function sessionRoutes(app: FastifyInstance, opts: AdminOptions): void {
         const taken = opts.signInLimiter.take(email);
         if (!taken.ok) return sendRateLimited(reply, taken.retryAfterS);
       }
-      const operator = store.getOperatorByEmail(email);
+      const operator = await store.getOperatorByEmail(email);
       // An unknown email costs the same scrypt as a known one (password.ts unknownOperatorHash).
       const ok = await verifyPassword(req.body.password, operator ? operator.password_hash : await unknownOperatorHash());
-      const account = operator && ok ? store.getAccount(operator.account_id) : null;
+      const account = operator && ok ? await store.getAccount(operator.account_id) : null;
       if (!operator || !account) return sendError(reply, 401, "invalid_credentials");
       const token = randomBytes(32).toString("base64url");
       const csrf = randomBytes(24).toString("base64url");
-      store.createSession(sha256(token), operator.id, csrf, clock() + SESSION_TTL_MS);
+      await store.createSession(sha256(token), operator.id, csrf, clock() + SESSION_TTL_MS);
       reply.setCookie(SESSION_COOKIE, token, {
         path: "/",
         httpOnly: true,
@@ -95,7 +95,7 @@ export function sessionRoutes(app: FastifyInstance, opts: AdminOptions): void {
     },
     async (req, reply) => {
       const token = req.cookies[SESSION_COOKIE];
-      if (token) store.deleteSession(sha256(token));
+      if (token) await store.deleteSession(sha256(token));
       reply.clearCookie(SESSION_COOKIE, { path: "/" });
       return reply.code(204).send();
     },

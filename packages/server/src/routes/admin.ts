@@ -63,8 +63,8 @@ export function adminRoutes(app: FastifyInstance, opts: AdminOptions): void {
         ...(q?.trim() ? { q: q.trim() } : {}),
       };
       return {
-        total: opts.store.countEvents(accountId, filter),
-        events: opts.store.listEvents(accountId, Number(req.query.limit ?? 50), filter).map((e) => ({
+        total: await opts.store.countEvents(accountId, filter),
+        events: (await opts.store.listEvents(accountId, Number(req.query.limit ?? 50), filter)).map((e) => ({
           insert_id: e.insert_id,
           event_type: e.event_type,
           event_customer_id: e.event_customer_id,

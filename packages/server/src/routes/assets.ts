@@ -103,7 +103,7 @@ export function assetRoutes(
       },
     },
     async (req, reply) => {
-      const account = opts.store.getAccountByClientKey(req.params.clientKey);
+      const account = await opts.store.getAccountByClientKey(req.params.clientKey);
       if (!account) return sendError(reply, 404, "unknown_client_key");
       const f = script();
       if (!f) return sendError(reply, 404, "not_found", "The storefront script is not built (npm run build)");

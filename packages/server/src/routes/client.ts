@@ -136,7 +136,7 @@ export function clientRoutes(
     const origin = req.headers.origin;
     const q = (req.query as Record<string, unknown> | undefined)?.cfenc;
     if (origin && typeof q === "string" && q) {
-      const prepared = snapshots.byClientKey(q);
+      const prepared = await snapshots.byClientKey(q);
       const host = originHost(origin);
       const { domain, subdomains } = prepared?.account.settings ?? { domain: "", subdomains: [] };
       if (!prepared || !host || !isConfiguredDomain(host, domain, subdomains)) return reply.code(204).send();
@@ -154,7 +154,7 @@ export function clientRoutes(
   const resolveAccount = async (req: FastifyRequest, reply: FastifyReply) => {
     const key = clientKeyOf(req);
     if (!key) return sendError(reply, 401, "missing_client_key");
-    const prepared = snapshots.byClientKey(key);
+    const prepared = await snapshots.byClientKey(key);
     if (!prepared) return sendError(reply, 401, "unknown_client_key");
     const { account } = prepared;
     const origin = req.headers.origin;
@@ -220,7 +220,7 @@ export function clientRoutes(
       const userId = userIdOf(account.id, body.user.user_customer_id);
       const preview = body.preview_mode === true;
       const nowMs = clock();
-      const visitor = preview ? null : visitors.entry(account.id, userId, account.revision);
+      const visitor = preview ? null : await visitors.entry(account.id, userId, account.revision);
       const decision = decide({
         request: body,
         visitorId: body.user.user_customer_id,
@@ -299,11 +299,10 @@ export function clientRoutes(
       // desired_experiences or preview visit: never stored as assignments, decide.ts): stored
       // as forced, and left out of the results (docs/results.md).
       const assignmentsByUser = new Map<string, Map<string, Assignment>>();
-      const assignmentsOf = (uid: string) => {
-        let a = assignmentsByUser.get(uid);
-        if (!a) assignmentsByUser.set(uid, (a = store.getAssignments(account.id, uid)));
-        return a;
-      };
+      for (const uid of new Set(req.body.summaries.map((s) => userIdOf(account.id, s.user_customer_id)))) {
+        assignmentsByUser.set(uid, await store.getAssignments(account.id, uid));
+      }
+      const assignmentsOf = (uid: string) => assignmentsByUser.get(uid)!;
       // Assignments are kept per experience and rule: the summary's rule names the one (the
       // script sends it); without a rule, the variation shown does (variation ids are unique
       // within an experience, across its rules).

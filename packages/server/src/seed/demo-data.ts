@@ -200,18 +200,18 @@ export function* simulateVisitors(spec: SimulationSpec): Generator<SimulatedVisi
  * records), `batch` visitors per transaction. Idempotent: event insert ids and exposure keys are
  * deterministic, so writing the same simulation again stores nothing new.
  */
-export function writeSimulation(
+export async function writeSimulation(
   store: Store,
   accountId: string,
   visitors: Iterable<SimulatedVisitor>,
   now: string,
   batch = 2000,
-): { visitors: number; events: number; exposures: number } {
+): Promise<{ visitors: number; events: number; exposures: number }> {
   const totals = { visitors: 0, events: 0, exposures: 0 };
   let writes: ClientWrite[] = [];
-  const flush = () => {
+  const flush = async () => {
     if (!writes.length) return;
-    const results = store.commitClientWrites(writes);
+    const results = await store.commitClientWrites(writes);
     writes.forEach((w, i) => {
       if (w.kind === "events") totals.events += results[i]!.accepted;
       if (w.kind === "exposures") totals.exposures += results[i]!.accepted;
@@ -222,9 +222,9 @@ export function writeSimulation(
     totals.visitors++;
     writes.push({ kind: "events", accountId, userId: v.user_id, user: v.user, touch: true, events: v.events, now });
     writes.push({ kind: "exposures", accountId, userId: v.user_id, user: v.user, touch: false, exposures: [v.exposure], now });
-    if (writes.length >= 2 * batch) flush();
+    if (writes.length >= 2 * batch) await flush();
   }
-  flush();
+  await flush();
   return totals;
 }
 
@@ -283,19 +283,19 @@ export const utcMidnight = (ms: number) => Math.floor(ms / DAY_MS) * DAY_MS;
  * nothing is written. Each experience's history is written in one transaction; re-running on the
  * same UTC day after an interruption completes it (the writes are idempotent).
  */
-export function fillDemoHistory(
+export async function fillDemoHistory(
   store: Store,
   now = Date.now(),
-): { filled: boolean; experiences: string[]; visitors: number; events: number; exposures: number } {
-  const experiences = store.listRunningExperiences(DEMO_ACCOUNT_ID);
+): Promise<{ filled: boolean; experiences: string[]; visitors: number; events: number; exposures: number }> {
+  const experiences = await store.listRunningExperiences(DEMO_ACCOUNT_ID);
   const specs = demoSimulations(experiences, utcMidnight(now));
   const out = { filled: false, experiences: specs.map((s) => s.experience.id), visitors: 0, events: 0, exposures: 0 };
   const last = specs[specs.length - 1];
   const first = last && simulateVisitors(last).next().value;
-  if (!first || store.hasEvent(DEMO_ACCOUNT_ID, first.events[0]!.insert_id)) return out;
+  if (!first || (await store.hasEvent(DEMO_ACCOUNT_ID, first.events[0]!.insert_id))) return out;
   const at = new Date(now).toISOString();
   for (const spec of specs) {
-    const t = writeSimulation(store, DEMO_ACCOUNT_ID, simulateVisitors(spec), at, Number.MAX_SAFE_INTEGER);
+    const t = await writeSimulation(store, DEMO_ACCOUNT_ID, simulateVisitors(spec), at, Number.MAX_SAFE_INTEGER);
     out.visitors += t.visitors;
     out.events += t.events;
     out.exposures += t.exposures;

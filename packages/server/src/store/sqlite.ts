@@ -331,12 +331,38 @@ export class SqliteStore implements Store {
     );
   }
 
-  exclusive<T>(fn: () => T): T {
-    // Inside another transaction better-sqlite3 would make this a savepoint, which takes no lock.
-    if (this.db.inTransaction) throw new Error("store.exclusive() cannot run inside another transaction");
-    // BEGIN IMMEDIATE takes the write lock before the first read: another connection's write
-    // waits (busy_timeout) until this one commits or rolls back.
-    return this.db.transaction(fn).immediate();
+  /** Exclusive transactions of this connection run one after another. */
+  private exclusiveTail: Promise<unknown> = Promise.resolve();
+
+  /**
+   * BEGIN IMMEDIATE takes the write lock before the first read: another connection's write waits
+   * (busy_timeout) until this one commits or rolls back. `fn` runs on this connection, which the
+   * whole process shares: its awaits of this store's (synchronous) answers resume as microtasks,
+   * and Node runs another request's code only after the microtasks of the current callback, so
+   * nothing else can run a statement inside the transaction. An `fn` that awaits anything else
+   * (a timer, I/O) would break that: it is detected (the transaction outlived the event-loop
+   * turn), rolled back and refused.
+   */
+  exclusive<T>(fn: (tx: Store) => Promise<T>): Promise<T> {
+    const run = async (): Promise<T> => {
+      // Inside another transaction this would be a savepoint, which takes no lock.
+      if (this.db.inTransaction) throw new Error("store.exclusive() cannot run inside another transaction");
+      this.sql("BEGIN IMMEDIATE").run();
+      let turnEnded = false;
+      const turn = setImmediate(() => (turnEnded = true));
+      try {
+        const result = await fn(this);
+        if (turnEnded) throw new Error("store.exclusive(): fn awaited something other than the store; rolled back");
+        this.sql("COMMIT").run();
+        return result;
+      } finally {
+        clearImmediate(turn);
+        if (this.db.inTransaction) this.sql("ROLLBACK").run();
+      }
+    };
+    const result = this.exclusiveTail.then(run, run);
+    this.exclusiveTail = result.catch(() => undefined);
+    return result;
   }
 
   /** A prepared statement, prepared on first use (after migrations created its tables). */

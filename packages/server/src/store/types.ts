@@ -196,98 +196,106 @@ export type GoalSums = {
   value_orders: number;
 };
 
+/**
+ * A value or its promise. SQLite (better-sqlite3) answers synchronously, a database over the
+ * network would answer with promises: callers await every call, and either fits.
+ */
+export type Awaitable<T> = T | Promise<T>;
+
 export interface Store {
   /** Applies pending numbered migrations; safe to call on every start. */
-  migrate(): void;
-  close(): void;
+  migrate(): Awaitable<void>;
+  close(): Awaitable<void>;
   /**
-   * Runs `fn` (synchronous) in one write transaction that every other writer, on any node, waits
-   * for: what `fn` reads is the latest committed state, and nothing commits between those reads
-   * and `fn`'s writes (read, check, write: If-Match, status transitions). A throw rolls back.
+   * Runs `fn` in one write transaction that every other writer, on any node, waits for: what
+   * `fn` reads through `tx` is the latest committed state, and nothing commits between those
+   * reads and `fn`'s writes (read, check, write: If-Match, status transitions). A throw rolls
+   * back. `fn` uses `tx` (a database's transaction is bound to one connection) and awaits
+   * nothing but `tx`'s calls.
    */
-  exclusive<T>(fn: () => T): T;
+  exclusive<T>(fn: (tx: Store) => Promise<T>): Promise<T>;
 
-  createAccount(account: NewAccount): Account;
-  getAccountByClientKey(clientKey: string): Account | null;
-  getAccount(id: string): Account | null;
+  createAccount(account: NewAccount): Awaitable<Account>;
+  getAccountByClientKey(clientKey: string): Awaitable<Account | null>;
+  getAccount(id: string): Awaitable<Account | null>;
   /** The hot path's one read per config call: which account a key names, at which revision. */
-  getAccountRevision(clientKey: string): { id: string; revision: number } | null;
+  getAccountRevision(clientKey: string): Awaitable<{ id: string; revision: number } | null>;
   /** The account, its showable experiences and audiences, read in one transaction. */
-  loadAccountSnapshot(accountId: string): AccountSnapshot | null;
-  updateAccount(id: string, patch: { name?: string; settings?: AccountSettings }): Account | null;
+  loadAccountSnapshot(accountId: string): Awaitable<AccountSnapshot | null>;
+  updateAccount(id: string, patch: { name?: string; settings?: AccountSettings }): Awaitable<Account | null>;
 
-  createOperator(operator: Operator): void;
-  getOperatorByEmail(email: string): Operator | null;
-  getOperator(id: string): Operator | null;
-  listOperators(accountId: string): Operator[];
-  updateOperatorRole(accountId: string, id: string, role: Role): Operator | null;
+  createOperator(operator: Operator): Awaitable<void>;
+  getOperatorByEmail(email: string): Awaitable<Operator | null>;
+  getOperator(id: string): Awaitable<Operator | null>;
+  listOperators(accountId: string): Awaitable<Operator[]>;
+  updateOperatorRole(accountId: string, id: string, role: Role): Awaitable<Operator | null>;
   /** Removes the operator and their sessions. */
-  deleteOperator(accountId: string, id: string): boolean;
+  deleteOperator(accountId: string, id: string): Awaitable<boolean>;
 
-  createSession(tokenHash: string, operatorId: string, csrfToken: string, expiresAt: number): void;
-  getSession(tokenHash: string, now: number): { operator_id: string; csrf_token: string } | null;
-  deleteSession(tokenHash: string): void;
+  createSession(tokenHash: string, operatorId: string, csrfToken: string, expiresAt: number): Awaitable<void>;
+  getSession(tokenHash: string, now: number): Awaitable<{ operator_id: string; csrf_token: string } | null>;
+  deleteSession(tokenHash: string): Awaitable<void>;
 
   /** `keyHash` is the SHA-256 of the secret; the secret itself is never stored. */
-  createSecretKey(key: Omit<SecretKeyRecord, "last_used_at">, keyHash: string): SecretKeyRecord;
-  listSecretKeys(accountId: string): SecretKeyRecord[];
+  createSecretKey(key: Omit<SecretKeyRecord, "last_used_at">, keyHash: string): Awaitable<SecretKeyRecord>;
+  listSecretKeys(accountId: string): Awaitable<SecretKeyRecord[]>;
   /** A key that is not revoked, marked as used at `now`. */
-  useSecretKey(keyHash: string, now: string): SecretKeyRecord | null;
-  revokeSecretKey(accountId: string, id: string, now: string): boolean;
+  useSecretKey(keyHash: string, now: string): Awaitable<SecretKeyRecord | null>;
+  revokeSecretKey(accountId: string, id: string, now: string): Awaitable<boolean>;
 
   /** Inserts or replaces (by id, within the account) an experience. */
-  saveExperience(experience: NewExperience): Experience;
-  getExperience(accountId: string, id: string): Experience | null;
-  listExperiences(accountId: string): Experience[];
-  listRunningExperiences(accountId: string): Experience[];
+  saveExperience(experience: NewExperience): Awaitable<Experience>;
+  getExperience(accountId: string, id: string): Awaitable<Experience | null>;
+  listExperiences(accountId: string): Awaitable<Experience[]>;
+  listRunningExperiences(accountId: string): Awaitable<Experience[]>;
   /** Deletes the experience and its assignments; exposures and events stay (they happened). */
-  deleteExperience(accountId: string, id: string): boolean;
+  deleteExperience(accountId: string, id: string): Awaitable<boolean>;
 
-  saveAudience(audience: NewAudience): Audience;
-  getAudience(accountId: string, id: string): Audience | null;
-  listAudiences(accountId: string): Audience[];
-  deleteAudience(accountId: string, id: string): boolean;
+  saveAudience(audience: NewAudience): Awaitable<Audience>;
+  getAudience(accountId: string, id: string): Awaitable<Audience | null>;
+  listAudiences(accountId: string): Awaitable<Audience[]>;
+  deleteAudience(accountId: string, id: string): Awaitable<boolean>;
 
   /** Records the visitor (first and last seen). */
-  touchVisitor(accountId: string, userId: string, user: User, now: string): void;
-  countVisitors(accountId: string): number;
+  touchVisitor(accountId: string, userId: string, user: User, now: string): Awaitable<void>;
+  countVisitors(accountId: string): Awaitable<number>;
 
   /** The visitor's sticky assignments, by `assignmentKey` (experience and rule). */
-  getAssignments(accountId: string, userId: string): Map<string, Assignment>;
-  countAssignments(accountId: string): number;
+  getAssignments(accountId: string, userId: string): Awaitable<Map<string, Assignment>>;
+  countAssignments(accountId: string): Awaitable<number>;
 
   /**
    * The writes of client API requests, applied in order in one transaction (all or none), with
    * one result per write. The service groups concurrent requests' writes here (group commit).
    */
-  commitClientWrites(writes: readonly ClientWrite[]): InsertResult[];
+  commitClientWrites(writes: readonly ClientWrite[]): Awaitable<InsertResult[]>;
 
   /** Idempotent on (account, insert_id): a repeated event counts as a duplicate, stored once. */
-  insertEvents(accountId: string, userId: string, events: readonly TrackedEvent[], now: string): InsertResult;
+  insertEvents(accountId: string, userId: string, events: readonly TrackedEvent[], now: string): Awaitable<InsertResult>;
   /** The account's events, or those matching `filter`. */
-  countEvents(accountId: string, filter?: EventFilter): number;
+  countEvents(accountId: string, filter?: EventFilter): Awaitable<number>;
   /** Whether an event with this insert id is stored in the account. */
-  hasEvent(accountId: string, insertId: string): boolean;
+  hasEvent(accountId: string, insertId: string): Awaitable<boolean>;
   /** The newest `limit` events (matching `filter`), newest first. */
-  listEvents(accountId: string, limit: number, filter?: EventFilter): StoredEvent[];
+  listEvents(accountId: string, limit: number, filter?: EventFilter): Awaitable<StoredEvent[]>;
 
   /** Idempotent on the summary's natural key (a summary has no insert id). */
-  insertExposures(accountId: string, exposures: readonly Exposure[], now: string): InsertResult;
-  countExposures(accountId: string): number;
-  listExposures(accountId: string, limit: number): StoredExposure[];
+  insertExposures(accountId: string, exposures: readonly Exposure[], now: string): Awaitable<InsertResult>;
+  countExposures(accountId: string): Awaitable<number>;
+  listExposures(accountId: string, limit: number): Awaitable<StoredExposure[]>;
   /** Distinct visitors (user_id) exposed to one experience, in all and per variation. */
-  exposureVisitors(accountId: string, experienceId: string): { distinct: number; byVariation: VariationVisitors[] };
+  exposureVisitors(accountId: string, experienceId: string): Awaitable<{ distinct: number; byVariation: VariationVisitors[] }>;
   /**
    * What an account's results depend on besides the experience and the query (results/cache.ts):
    * the account's revision, its last event's seq and the last exposure's seq (0: none). Cheap: no
    * scan.
    */
-  resultsVersion(accountId: string): { revision: number; eventSeq: number; exposureSeq: number };
+  resultsVersion(accountId: string): Awaitable<{ revision: number; eventSeq: number; exposureSeq: number }>;
   /** The experience's results as sufficient statistics, read in one consistent snapshot. */
-  resultsAggregate(accountId: string, experienceId: string, goals: readonly GoalDefinition[]): ResultsAggregate;
+  resultsAggregate(accountId: string, experienceId: string, goals: readonly GoalDefinition[]): Awaitable<ResultsAggregate>;
 
-  addDevices(accountId: string, devices: readonly DeviceRecord[], now: string): InsertResult;
-  countDevices(accountId: string): number;
-  addAlert(accountId: string, alert: unknown, now: string): void;
-  countAlerts(accountId: string): number;
+  addDevices(accountId: string, devices: readonly DeviceRecord[], now: string): Awaitable<InsertResult>;
+  countDevices(accountId: string): Awaitable<number>;
+  addAlert(accountId: string, alert: unknown, now: string): Awaitable<void>;
+  countAlerts(accountId: string): Awaitable<number>;
 }
