@@ -24,6 +24,10 @@ export default defineConfig({
           environment: "node",
           testTimeout: 60_000,
           hookTimeout: 60_000,
+          // expect.poll waits for a page to reach a state; vitest's default (1 s) is too short on
+          // a shared two-core machine running two Chromiums, where one step can take longer. A
+          // longer wait changes no assertion: the state must still be reached.
+          expect: { poll: { timeout: 5_000 } },
           // Each file launches one Chromium; two cores cannot run many at once.
           maxWorkers: 2,
           fileParallelism: true,
