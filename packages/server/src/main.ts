@@ -26,7 +26,7 @@ const rateLimits: RateLimits =
 
 mkdirSync(dataDir, { recursive: true });
 const store = new SqliteStore(join(dataDir, "storefit.sqlite"));
-store.migrate();
+await store.migrate();
 const { created } = await seedDemo(store, { email: adminEmail, password: adminPassword });
 // A new demo account comes with 14 days of simulated history (seed/demo-data.ts), so the results
 // screen has something to show from the first minute; DEMO_HISTORY=0 leaves it empty.
@@ -47,9 +47,9 @@ if (!process.env.STOREFIT_ADMIN_PASSWORD) {
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, () => {
-    void app.close().then(() => {
-      store.close();
-      process.exit(0);
-    });
+    void app
+      .close()
+      .then(() => store.close())
+      .then(() => process.exit(0));
   });
 }

@@ -302,19 +302,58 @@ describe("the account revision", () => {
     store.close();
   });
 
-  it("an exclusive function that awaits anything but the store is rolled back and refused", async () => {
+  it("an exclusive function that awaits anything but its tx is rolled back and refused", async () => {
     const store = new SqliteStore(tempFile());
     store.migrate();
     store.createAccount({ id: "a", name: "before", client_key: "ck_a", settings });
     const attempt = store.exclusive(async (tx) => {
       await tx.updateAccount("a", { name: "after" });
-      await new Promise((resolve) => setTimeout(resolve, 5)); // other requests could run statements meanwhile
+      await new Promise((resolve) => setTimeout(resolve, 5)); // would hold the lock and this node
+      await tx.updateAccount("a", { name: "later" }); // the transaction is over by now: refused
     });
-    await expect(attempt).rejects.toThrow(/awaited something other than the store/);
+    await expect(attempt).rejects.toThrow(/awaited something other than its tx/);
+    expect(store.getAccount("a")!.name).toBe("before");
+    await new Promise((resolve) => setTimeout(resolve, 10));
     expect(store.getAccount("a")!.name).toBe("before");
     // The connection is usable again, for the next exclusive transaction too.
     await store.exclusive(async (tx) => tx.updateAccount("a", { name: "next" }));
     expect(store.getAccount("a")!.name).toBe("next");
+    store.close();
+  });
+
+  it("another request's call while an exclusive transaction is open waits for it, and is not rolled back with it", async () => {
+    const store = new SqliteStore(tempFile());
+    store.migrate();
+    store.createAccount({ id: "a", name: "before", client_key: "ck_a", settings });
+    let began!: () => void;
+    const begun = new Promise<void>((resolve) => (began = resolve));
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const attempt = store.exclusive(async (tx) => {
+      await tx.updateAccount("a", { name: "inside" });
+      began();
+      await held; // settles within this turn: a microtask, as an awaited store answer would
+      throw new Error("roll back");
+    });
+    await begun;
+    // As a request started in the same callback (HTTP/1.1 pipelining) would: the transaction is open.
+    const outside = store.updateAccount("a", { name: "outside" }) as unknown;
+    expect(outside).toBeInstanceOf(Promise);
+    release();
+    await expect(attempt).rejects.toThrow("roll back");
+    await outside;
+    expect(store.getAccount("a")!.name).toBe("outside");
+    store.close();
+  });
+
+  it("inside an exclusive function, the store itself and a nested exclusive are refused", async () => {
+    const store = new SqliteStore(tempFile());
+    store.migrate();
+    store.createAccount({ id: "a", name: "before", client_key: "ck_a", settings });
+    await expect(store.exclusive(async () => store.getAccount("a"))).rejects.toThrow(/through its tx/);
+    await expect(store.exclusive(async () => store.exclusive(async () => 1))).rejects.toThrow(/inside another/);
+    await expect(store.exclusive(async (tx) => tx.exclusive(async () => 1))).rejects.toThrow(/inside another/);
+    expect(await store.exclusive(async (tx) => (await tx.getAccount("a"))!.name)).toBe("before");
     store.close();
   });
 

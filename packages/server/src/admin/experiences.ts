@@ -85,6 +85,26 @@ export async function checkRules(store: Store, accountId: string, rules: readonl
   }
 }
 
+/**
+ * The regexes an experience input holds (pages, configs' pages, goals' pages), checked before the
+ * write lock is taken: analysing a new pattern can take a moment (admin/patterns.ts). The same
+ * checks run again under the lock, from the verdict cache.
+ */
+export function checkInputPatterns(input: Partial<ExperienceInput>): void {
+  if (input.pages) checkPages(input.pages);
+  for (const rule of input.rules ?? []) {
+    for (const v of rule.behaviour.variations) {
+      for (const c of v.configs) {
+        const p = c.properties;
+        if (p?.page_path) checkPagePattern(`Variation ${v.id ?? v.name}, config "${c.config_customer_id}", page`, { page_path: p.page_path, page_match: p.page_match ?? "exact_match" });
+      }
+    }
+  }
+  (input.goals ?? []).forEach((g, i) => {
+    if (g.page) checkPagePattern(`Goal ${i + 1} ("${g.name}"), page`, g.page);
+  });
+}
+
 /** The pages an experience targets: a regex must compile and be safe (admin/patterns.ts). */
 export function checkPages(pages: readonly { page_path: string; page_match: string }[]): void {
   pages.forEach((page, i) => checkPagePattern(`Page ${i + 1}`, page));

@@ -20,7 +20,7 @@ import type {
 } from "@storefit/contract";
 import type { Experience, Store } from "../store/types.js";
 import { requireAccess } from "../auth/access.js";
-import { checkPages, checkRules, checkTransition, fromInput, newId, unpublishableReason } from "../admin/experiences.js";
+import { checkInputPatterns, checkPages, checkRules, checkTransition, fromInput, newId, unpublishableReason } from "../admin/experiences.js";
 import { HttpError } from "../http/errors.js";
 import { ResultsCache } from "../results/cache.js";
 import { RESULTS_DEFAULTS, computeResults } from "../results/compute.js";
@@ -167,6 +167,7 @@ export function experienceRoutes(app: FastifyInstance, opts: AdminOptions): void
     async (req, reply) => {
       // Exclusive: the audiences its rules name are checked and the experience stored with no
       // audience deleted in between.
+      checkInputPatterns(req.body);
       const saved = await store.exclusive((tx) => save(tx, req.caller!.account.id, newId("exp"), req.body, "draft"));
       return sendExperience(reply, saved, 201);
     },
@@ -194,6 +195,7 @@ export function experienceRoutes(app: FastifyInstance, opts: AdminOptions): void
     },
     async (req, reply) => {
       const accountId = req.caller!.account.id;
+      checkInputPatterns(req.body);
       const saved = await store.exclusive(async (tx) => {
         const current = await load(tx, accountId, req.params.id);
         checkIfMatch(req, current);
@@ -216,6 +218,7 @@ export function experienceRoutes(app: FastifyInstance, opts: AdminOptions): void
     },
     async (req, reply) => {
       const accountId = req.caller!.account.id;
+      checkInputPatterns(req.body);
       const saved = await store.exclusive(async (tx) => {
         const current = await load(tx, accountId, req.params.id);
         checkIfMatch(req, current);

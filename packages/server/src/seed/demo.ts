@@ -303,21 +303,22 @@ export async function seedDemo(
   store: Store,
   owner: { email: string; password: string },
 ): Promise<{ created: boolean }> {
-  if (store.getAccountByClientKey(DEMO_CLIENT_KEY)) return { created: false };
-  store.createAccount({
+  if (await store.getAccountByClientKey(DEMO_CLIENT_KEY)) return { created: false };
+  const passwordHash = await hashPassword(owner.password);
+  await store.createAccount({
     id: DEMO_ACCOUNT_ID,
     name: "Little Sprouts",
     client_key: DEMO_CLIENT_KEY,
     settings: DEMO_SETTINGS,
   });
-  store.createOperator({
+  await store.createOperator({
     id: "op_owner",
     account_id: DEMO_ACCOUNT_ID,
     email: owner.email,
-    password_hash: await hashPassword(owner.password),
+    password_hash: passwordHash,
     role: "owner",
   });
-  for (const a of demoAudiences()) store.saveAudience(a);
-  for (const e of demoExperiences()) store.saveExperience(e);
+  for (const a of demoAudiences()) await store.saveAudience(a);
+  for (const e of demoExperiences()) await store.saveExperience(e);
   return { created: true };
 }

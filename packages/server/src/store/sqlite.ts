@@ -2,6 +2,7 @@
 // WAL mode lets the dashboard read while the client API writes. Statements are prepared once
 // and reused: preparing is most of the cost of a small query.
 
+import { AsyncLocalStorage } from "node:async_hooks";
 import Database from "better-sqlite3";
 import { matchDomain, matchPagePath } from "@storefit/contract";
 import type { GoalDefinition, GoalKind, Role, TrackedEvent, User } from "@storefit/contract";
@@ -304,6 +305,24 @@ function eventFilterSql(accountId: string, filter: EventFilter): { where: string
  */
 type StoredAssignment = [rule_id: string, behaviour_id: string, variation_id: string, probability: number, assigned_at: string, split?: string];
 
+/** The context of the exclusive transaction `fn` runs in (its token): see SqliteStore.call. */
+const exclusiveContext = new AsyncLocalStorage<object>();
+
+/** Every Store method but `exclusive` (the compiler checks the list is whole). */
+const STORE_METHOD_SET: Record<Exclude<keyof Store, "exclusive">, true> = {
+  migrate: true, close: true, createAccount: true, getAccountByClientKey: true, getAccount: true, getAccountRevision: true,
+  loadAccountSnapshot: true, updateAccount: true, createOperator: true, getOperatorByEmail: true, getOperator: true,
+  listOperators: true, updateOperatorRole: true, deleteOperator: true, createSession: true, getSession: true,
+  deleteSession: true, createSecretKey: true, listSecretKeys: true, useSecretKey: true, revokeSecretKey: true,
+  saveExperience: true, getExperience: true, listExperiences: true, listRunningExperiences: true, deleteExperience: true,
+  saveAudience: true, getAudience: true, listAudiences: true, deleteAudience: true, touchVisitor: true,
+  countVisitors: true, getAssignments: true, countAssignments: true, commitClientWrites: true, insertEvents: true,
+  countEvents: true, hasEvent: true, listEvents: true, insertExposures: true, countExposures: true, listExposures: true,
+  exposureVisitors: true, resultsVersion: true, resultsAggregate: true, addDevices: true, countDevices: true,
+  addAlert: true, countAlerts: true,
+};
+const STORE_METHODS = Object.keys(STORE_METHOD_SET);
+
 export class SqliteStore implements Store {
   private readonly db: Database.Database;
   private readonly statements = new Map<string, Database.Statement>();
@@ -314,6 +333,11 @@ export class SqliteStore implements Store {
 
   /** `file` is a path, or ":memory:" for a throwaway database (still real SQLite). */
   constructor(file: string) {
+    const self = this as unknown as Record<string, (...args: unknown[]) => unknown>;
+    for (const name of STORE_METHODS) {
+      const impl = self[name]!.bind(this);
+      self[name] = (...args: unknown[]) => this.call(impl, args);
+    }
     this.db = new Database(file);
     this.db.pragma("journal_mode = WAL");
     this.db.pragma("foreign_keys = ON");
@@ -333,33 +357,99 @@ export class SqliteStore implements Store {
 
   /** Exclusive transactions of this connection run one after another. */
   private exclusiveTail: Promise<unknown> = Promise.resolve();
+  /** The exclusive transaction open on this connection, if any. */
+  private open: { token: object } | null = null;
+  /** > 0 while a method runs for the open transaction's `tx` (its inner calls pass through). */
+  private viaTx = 0;
 
   /**
-   * BEGIN IMMEDIATE takes the write lock before the first read: another connection's write waits
-   * (busy_timeout) until this one commits or rolls back. `fn` runs on this connection, which the
-   * whole process shares: its awaits of this store's (synchronous) answers resume as microtasks,
-   * and Node runs another request's code only after the microtasks of the current callback, so
-   * nothing else can run a statement inside the transaction. An `fn` that awaits anything else
-   * (a timer, I/O) would break that: it is detected (the transaction outlived the event-loop
-   * turn), rolled back and refused.
+   * A Store method called from outside the open exclusive transaction (another request) waits
+   * until it is over: on this one connection it would otherwise run inside that transaction —
+   * read its uncommitted writes, or have its own writes rolled back with it after answering.
+   * Requests can start together in one callback (HTTP/1.1 pipelining), so their awaits interleave
+   * with the transaction's. Called from inside `fn` on `store` instead of `tx`: refused (it would
+   * wait for itself).
+   */
+  private call(impl: (...args: unknown[]) => unknown, args: unknown[]): unknown {
+    const open = this.open;
+    if (!open || this.viaTx > 0) return impl(...args);
+    if (exclusiveContext.getStore() === open.token) throw new Error("inside store.exclusive(), call the store through its tx");
+    return this.exclusiveTail.then(() => this.call(impl, args));
+  }
+
+  /** The Store methods as the open transaction's `tx`: they run at once, and only while it is open. */
+  private txFor(token: object): Store {
+    const self = this as unknown as Record<string, (...args: unknown[]) => unknown>;
+    const tx: Record<string, unknown> = {};
+    for (const name of STORE_METHODS) {
+      tx[name] = (...args: unknown[]) => {
+        if (this.open?.token !== token) throw new Error("this store.exclusive() transaction is over");
+        this.viaTx++;
+        try {
+          // Through the instance's own method (what `call` wraps), which passes straight through
+          // while viaTx > 0.
+          return self[name]!(...args);
+        } finally {
+          this.viaTx--;
+        }
+      };
+    }
+    tx.exclusive = () => Promise.reject(new Error("store.exclusive() cannot run inside another"));
+    return tx as unknown as Store;
+  }
+
+  /**
+   * BEGIN IMMEDIATE takes the write lock before the first read: another connection's (node's)
+   * write waits (busy_timeout) until this one commits or rolls back. Calls from other requests
+   * wait for it (`call`). `fn` must await nothing but `tx`: the transaction is held across its
+   * awaits, so one that awaits a timer or I/O would hold the lock and every other request of this
+   * node. If `fn` has not finished when the event loop's turn ends, the transaction is rolled
+   * back at once, `tx` stops working and the call is refused.
    */
   exclusive<T>(fn: (tx: Store) => Promise<T>): Promise<T> {
-    const run = async (): Promise<T> => {
-      // Inside another transaction this would be a savepoint, which takes no lock.
-      if (this.db.inTransaction) throw new Error("store.exclusive() cannot run inside another transaction");
-      this.sql("BEGIN IMMEDIATE").run();
-      let turnEnded = false;
-      const turn = setImmediate(() => (turnEnded = true));
-      try {
-        const result = await fn(this);
-        if (turnEnded) throw new Error("store.exclusive(): fn awaited something other than the store; rolled back");
-        this.sql("COMMIT").run();
-        return result;
-      } finally {
-        clearImmediate(turn);
-        if (this.db.inTransaction) this.sql("ROLLBACK").run();
-      }
-    };
+    if (this.open && exclusiveContext.getStore() === this.open.token) {
+      return Promise.reject(new Error("store.exclusive() cannot run inside another"));
+    }
+    const run = () =>
+      new Promise<T>((resolve, reject) => {
+        this.sql("BEGIN IMMEDIATE").run();
+        const token = {};
+        this.open = { token };
+        let finished = false;
+        const finish = (commit: boolean): unknown => {
+          finished = true;
+          clearImmediate(turn);
+          try {
+            if (commit) this.sql("COMMIT").run();
+            return null;
+          } catch (error) {
+            return error;
+          } finally {
+            if (this.db.inTransaction) this.sql("ROLLBACK").run();
+            this.open = null;
+          }
+        };
+        const turn = setImmediate(() => {
+          if (finished) return;
+          finish(false);
+          reject(new Error("store.exclusive(): fn awaited something other than its tx; rolled back"));
+        });
+        exclusiveContext
+          .run(token, () => fn(this.txFor(token)))
+          .then(
+            (result) => {
+              if (finished) return;
+              const error = finish(true);
+              if (error) reject(error);
+              else resolve(result);
+            },
+            (error: unknown) => {
+              if (finished) return;
+              finish(false);
+              reject(error);
+            },
+          );
+      });
     const result = this.exclusiveTail.then(run, run);
     this.exclusiveTail = result.catch(() => undefined);
     return result;

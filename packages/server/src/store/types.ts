@@ -211,7 +211,7 @@ export interface Store {
    * `fn` reads through `tx` is the latest committed state, and nothing commits between those
    * reads and `fn`'s writes (read, check, write: If-Match, status transitions). A throw rolls
    * back. `fn` uses `tx` (a database's transaction is bound to one connection) and awaits
-   * nothing but `tx`'s calls.
+   * nothing but `tx`'s calls; while it runs, other callers' calls wait (SqliteStore.call).
    */
   exclusive<T>(fn: (tx: Store) => Promise<T>): Promise<T>;
 
