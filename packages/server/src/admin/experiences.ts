@@ -4,7 +4,7 @@
 
 import { randomBytes } from "node:crypto";
 import type { ExperienceInput, ExperienceStatus, GoalDefinition, GoalInput, RuleInput } from "@storefit/contract";
-import type { Experience, RuleDefinition, Store } from "../store/types.js";
+import type { ConfigDefinition, Experience, RuleDefinition, Store } from "../store/types.js";
 import { HttpError } from "../http/errors.js";
 import { checkPagePattern, pagePatternProblem } from "./patterns.js";
 
@@ -26,8 +26,8 @@ export function withIds(rules: readonly RuleInput[]): RuleDefinition[] {
 }
 
 /**
- * Goals with their ids, checked: the fields each kind uses and no others, a valid and safe page
- * regex (admin/patterns.ts), unique ids.
+ * Goals with their ids, checked: the fields each kind uses and no others, unique ids (their page
+ * patterns: checkPatterns).
  */
 export function withGoalIds(goals: readonly GoalInput[]): GoalDefinition[] {
   const seen = new Set<string>();
@@ -38,7 +38,6 @@ export function withGoalIds(goals: readonly GoalInput[]): GoalDefinition[] {
     seen.add(goal.id);
     if (g.kind === "page_view") {
       if (!g.page) throw new HttpError(400, "invalid_body", `${where}: a page-view goal needs its page`);
-      checkPagePattern(`${where}, page`, g.page);
     } else if (g.page) {
       throw new HttpError(400, "invalid_body", `${where}: only page-view goals have a page`);
     }
@@ -78,69 +77,49 @@ export async function checkRules(store: Store, accountId: string, rules: readonl
           throw new HttpError(400, "invalid_body", `Variation ${v.id}: duplicate config_customer_id "${c.config_customer_id}"`);
         }
         keys.add(c.config_customer_id);
-        const p = c.properties;
-        if (p?.page_path) checkPagePattern(`Variation ${v.id}, config "${c.config_customer_id}", page`, { page_path: p.page_path, page_match: p.page_match ?? "exact_match" });
       }
     }
   }
 }
 
-/**
- * The regexes an experience input holds (pages, configs' pages, goals' pages), checked before the
- * write lock is taken: analysing a new pattern can take a moment (admin/patterns.ts). The same
- * checks run again under the lock, from the verdict cache.
- */
-export function checkInputPatterns(input: Partial<ExperienceInput>): void {
-  if (input.pages) checkPages(input.pages);
-  for (const rule of input.rules ?? []) {
+type WithPatterns = {
+  pages?: readonly { page_path: string; page_match?: string }[];
+  rules?: readonly { behaviour: { variations: readonly { id?: string; name: string; configs: readonly ConfigDefinition[] }[] } }[];
+  goals?: readonly { name: string; page?: { page_path: string; page_match?: string } }[];
+};
+
+/** Every page an experience's regexes can be in — its pages, its configs' and its goals' — named for messages. */
+function* pagesOf(e: WithPatterns): Generator<[where: string, page: { page_path: string; page_match?: string }]> {
+  for (const [i, page] of (e.pages ?? []).entries()) yield [`Page ${i + 1}`, page];
+  for (const rule of e.rules ?? []) {
     for (const v of rule.behaviour.variations) {
       for (const c of v.configs) {
         const p = c.properties;
-        if (p?.page_path) checkPagePattern(`Variation ${v.id ?? v.name}, config "${c.config_customer_id}", page`, { page_path: p.page_path, page_match: p.page_match ?? "exact_match" });
+        if (p?.page_path) yield [`Variation ${v.id ?? v.name}, config "${c.config_customer_id}", page`, { page_path: p.page_path, page_match: p.page_match ?? "exact_match" }];
       }
     }
   }
-  (input.goals ?? []).forEach((g, i) => {
-    if (g.page) checkPagePattern(`Goal ${i + 1} ("${g.name}"), page`, g.page);
-  });
-}
-
-/** The pages an experience targets: a regex must compile and be safe (admin/patterns.ts). */
-export function checkPages(pages: readonly { page_path: string; page_match: string }[]): void {
-  pages.forEach((page, i) => checkPagePattern(`Page ${i + 1}`, page));
+  for (const [i, g] of (e.goals ?? []).entries()) if (g.page) yield [`Goal ${i + 1} ("${g.name}"), page`, g.page];
 }
 
 /**
- * A page, config or goal pattern that saving refuses now (admin/patterns.ts) but that an
- * experience saved before the check may still hold.
+ * An experience's regexes must compile and be safe (admin/patterns.ts): 400 naming the first
+ * that is not. The routes check the input before taking the write lock (analysing a new pattern
+ * can take a moment); under the lock the same check answers from the verdict cache.
  */
-function slowPatternIn(e: Pick<Experience, "pages" | "rules"> & { goals?: Experience["goals"] }): string | null {
-  for (const [i, page] of e.pages.entries()) {
-    const problem = pagePatternProblem(`Page ${i + 1}`, page, false);
-    if (problem) return problem;
-  }
-  for (const rule of e.rules) {
-    for (const v of rule.behaviour.variations) {
-      for (const c of v.configs) {
-        const p = c.properties;
-        const problem = p?.page_path ? pagePatternProblem(`Variation ${v.id}, config "${c.config_customer_id}", page`, { page_path: p.page_path, page_match: p.page_match ?? "exact_match" }, false) : null;
-        if (problem) return problem;
-      }
-    }
-  }
-  for (const g of e.goals ?? []) {
-    const problem = g.page ? pagePatternProblem(`Goal "${g.name}", page`, g.page, false) : null;
-    if (problem) return problem;
-  }
-  return null;
+export function checkPatterns(e: WithPatterns): void {
+  for (const [where, page] of pagesOf(e)) checkPagePattern(where, page);
 }
 
 /** Why an experience cannot run, or null when it can. */
 export function unpublishableReason(e: Pick<Experience, "pages" | "rules"> & { goals?: Experience["goals"] }): string | null {
   if (e.pages.length === 0) return "It targets no page";
   if (e.rules.length === 0) return "It has no rule";
-  const slow = slowPatternIn(e);
-  if (slow) return slow;
+  // A pattern refused now that an experience saved before the check may still hold.
+  for (const [where, page] of pagesOf(e)) {
+    const problem = pagePatternProblem(where, page, false);
+    if (problem) return problem;
+  }
   const showable = e.rules.some(
     (r) => r.behaviour.traffic_allocation > 0 && r.behaviour.variations.some((v) => v.weight > 0),
   );

@@ -20,7 +20,7 @@ import type {
 } from "@storefit/contract";
 import type { Experience, Store } from "../store/types.js";
 import { requireAccess } from "../auth/access.js";
-import { checkInputPatterns, checkPages, checkRules, checkTransition, fromInput, newId, unpublishableReason } from "../admin/experiences.js";
+import { checkPatterns, checkRules, checkTransition, fromInput, newId, unpublishableReason } from "../admin/experiences.js";
 import { HttpError } from "../http/errors.js";
 import { ResultsCache } from "../results/cache.js";
 import { RESULTS_DEFAULTS, computeResults } from "../results/compute.js";
@@ -122,7 +122,7 @@ export function experienceRoutes(app: FastifyInstance, opts: AdminOptions): void
   /** Checks and stores an edited experience; a running one must stay publishable. */
   const save = async (tx: Store, accountId: string, expId: string, input: ExperienceInput, status: Experience["status"]) => {
     const next = fromInput(accountId, expId, input, status);
-    checkPages(next.pages);
+    checkPatterns(next);
     await checkRules(tx, accountId, next.rules);
     const reason = status === "running" ? unpublishableReason(next) : null;
     if (reason) throw new HttpError(409, "not_publishable", `${reason}; pause it before such an edit`);
@@ -167,7 +167,7 @@ export function experienceRoutes(app: FastifyInstance, opts: AdminOptions): void
     async (req, reply) => {
       // Exclusive: the audiences its rules name are checked and the experience stored with no
       // audience deleted in between.
-      checkInputPatterns(req.body);
+      checkPatterns(req.body);
       const saved = await store.exclusive((tx) => save(tx, req.caller!.account.id, newId("exp"), req.body, "draft"));
       return sendExperience(reply, saved, 201);
     },
@@ -195,7 +195,7 @@ export function experienceRoutes(app: FastifyInstance, opts: AdminOptions): void
     },
     async (req, reply) => {
       const accountId = req.caller!.account.id;
-      checkInputPatterns(req.body);
+      checkPatterns(req.body);
       const saved = await store.exclusive(async (tx) => {
         const current = await load(tx, accountId, req.params.id);
         checkIfMatch(req, current);
@@ -218,7 +218,7 @@ export function experienceRoutes(app: FastifyInstance, opts: AdminOptions): void
     },
     async (req, reply) => {
       const accountId = req.caller!.account.id;
-      checkInputPatterns(req.body);
+      checkPatterns(req.body);
       const saved = await store.exclusive(async (tx) => {
         const current = await load(tx, accountId, req.params.id);
         checkIfMatch(req, current);
