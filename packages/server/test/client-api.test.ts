@@ -278,6 +278,7 @@ describe("preflight", () => {
       expect(res.statusCode).toBe(204);
       expect(res.headers["access-control-allow-origin"], `${origin} ${key}`).toBeUndefined();
       expect(res.headers["access-control-allow-methods"]).toBeUndefined();
+      expect(res.headers.vary).toBe("Origin");
     }
   });
 });

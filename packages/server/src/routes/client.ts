@@ -139,7 +139,8 @@ export function clientRoutes(
       const prepared = await snapshots.byClientKey(q);
       const host = originHost(origin);
       const { domain, subdomains } = prepared?.account.settings ?? { domain: "", subdomains: [] };
-      if (!prepared || !host || !isConfiguredDomain(host, domain, subdomains)) return reply.code(204).send();
+      // Vary: a cache must not answer another origin's preflight with this one.
+      if (!prepared || !host || !isConfiguredDomain(host, domain, subdomains)) return reply.header("vary", "Origin").code(204).send();
     }
     if (origin) allowOrigin(reply, origin);
     reply.header("access-control-allow-methods", "POST, GET, OPTIONS");
