@@ -12,7 +12,7 @@ import { paths } from "../../paths";
 import { AudienceTester } from "./AudienceTester";
 import { ConditionBuilder } from "./ConditionBuilder";
 import { type BuilderState, type Combinator, type Rule, fromCondition, ruleProblem, toCondition } from "./conditionModel";
-import { useUnsavedWarning } from "../settings/useUnsavedWarning";
+import { useUnsavedWarning } from "../../components/useUnsavedWarning";
 import { audienceHref } from "./links";
 
 export type AudienceFormValues = { name: string; description: string; combinator: Combinator; rules: Rule[] };

@@ -2,6 +2,7 @@
 // holds the values; one resolver (model.ts) validates the whole form, so every message is
 // shown at its input and in a summary before anything is sent.
 import { useEffect, useState } from "react";
+import { useUnsavedWarning } from "../../components/useUnsavedWarning";
 import { isVersionConflict, sameEditedFields } from "../../api/experiences";
 import type { VersionedExperience } from "../../api/experiences";
 import { FormProvider, set, useForm } from "react-hook-form";
@@ -159,12 +160,7 @@ export function ExperienceEditorForm({
   };
 
   // Closing or reloading the tab with unsaved edits asks first (the browser's own dialog).
-  useEffect(() => {
-    if (!isDirty) return;
-    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
-    window.addEventListener("beforeunload", warn);
-    return () => window.removeEventListener("beforeunload", warn);
-  }, [isDirty]);
+  useUnsavedWarning(isDirty);
 
   const submit = form.handleSubmit(
     async (values) => {

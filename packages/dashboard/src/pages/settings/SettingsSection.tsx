@@ -5,7 +5,7 @@ import type { BaseSyntheticEvent, ReactNode } from "react";
 import { type DefaultValues, type FieldValues, type UseFormReturn, useForm } from "react-hook-form";
 import type { AccountPatch, AccountSettings, AccountView } from "@storefit/contract";
 import { useUpdateAccount } from "../../api/account";
-import { useUnsavedWarning } from "./useUnsavedWarning";
+import { useUnsavedWarning } from "../../components/useUnsavedWarning";
 
 export type SectionProps = { account: AccountView; canEdit: boolean };
 

@@ -1,6 +1,7 @@
 // The editor itself, once the experience and the account are loaded: the page chooser, the
 // frame, the variation switcher, the device widths, undo/redo, save, and the panel.
 import { useCallback, useEffect, useId, useMemo, useReducer, useRef, useState } from "react";
+import { useUnsavedWarning } from "../../components/useUnsavedWarning";
 import type { FormEvent } from "react";
 import { Link, useSearchParams } from "react-router";
 import type {
@@ -390,12 +391,7 @@ export function VisualEditor({
 
   const dirty = isDirty(state, variationId);
   const anyDirty = variations.some((v) => isDirty(state, v.id));
-  useEffect(() => {
-    if (!anyDirty) return;
-    const warn = (e: BeforeUnloadEvent) => e.preventDefault();
-    window.addEventListener("beforeunload", warn);
-    return () => window.removeEventListener("beforeunload", warn);
-  }, [anyDirty]);
+  useUnsavedWarning(anyDirty);
 
   const save = useSaveVariationConfigs();
   /** Each variation's configs as stored when last loaded or saved: a save checks them first. */
