@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ConfigDefinition, ExperienceDetail, HtmlElementVariation } from "@storefit/contract";
 import { demoExperiences } from "../../server/src/seed/demo.js";
+import { experienceDetail } from "../../server/src/routes/admin-experiences.js";
 import { call, makeApp, signIn } from "../../server/test/helpers.js";
 import type { Auth, TestApp } from "../../server/test/helpers.js";
 import {
@@ -442,18 +443,8 @@ describe("editorReducer: one history per variation", () => {
 });
 
 describe("withVariationConfigs: the save body", () => {
-  const detailOf = (e: ReturnType<typeof demoExperiences>[number]): ExperienceDetail => ({
-    id: e.id,
-    name: e.name,
-    status: e.status,
-    kind: e.kind,
-    priority: e.priority,
-    pages: e.pages,
-    rules: e.rules,
-    goals: e.goals,
-    created_at: "2026-01-01T00:00:00.000Z",
-    updated_at: "2026-01-01T00:00:00.000Z",
-  });
+  const detailOf = (e: ReturnType<typeof demoExperiences>[number]): ExperienceDetail =>
+    experienceDetail({ ...e, created_at: "2026-01-01T00:00:00.000Z", updated_at: "2026-01-01T00:00:00.000Z" });
 
   it("replaces one variation's configs and sends every other field, rule and variation as read", async () => {
     const detail = detailOf(demoExperiences().find((e) => e.id === "exp_price_message")!);

@@ -1,20 +1,17 @@
 // Audiences through the admin API: conditions validated at save time, used by rules at decision
 // time, and protected from deletion while a rule uses them.
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Audience, AudienceListResponse, ConfigsResponse } from "@storefit/contract";
 import { DEMO_CLIENT_KEY } from "../src/seed/demo.js";
-import { FORM, SHOP_ORIGIN, call, experienceBody, makeApp, signIn, user } from "./helpers.js";
+import { call, experienceBody, FORM, SHOP_ORIGIN, signedInEachTest, user } from "./helpers.js";
 import type { Auth, TestApp } from "./helpers.js";
 
 let t: TestApp;
 let owner: Auth;
 
-beforeEach(async () => {
-  t = await makeApp();
-  owner = await signIn(t.app);
-});
-afterEach(async () => {
-  await t.close();
+signedInEachTest((app, auth) => {
+  t = app;
+  owner = auth;
 });
 
 const MOBILE = { name: "Mobile shoppers", description: "Phones", condition: { cf_device_type: "mobile", "private.tier": { $in: ["gold", "silver"] } } };

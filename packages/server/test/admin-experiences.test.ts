@@ -1,23 +1,20 @@
 // Experiences through the admin API: CRUD, validation, status changes, publishing that takes
 // effect on every node's next config call, sticky assignments across edits, and results.
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { ConfigsResponse, ExperienceDetail, ExperienceResults } from "@storefit/contract";
 import { buildApp } from "../src/app.js";
 import { SqliteStore } from "../src/store/sqlite.js";
 import { userIdFor } from "../src/routes/client.js";
 import { DEMO_CLIENT_KEY } from "../src/seed/demo.js";
-import { FIXED_NOW, FORM, MEMBER_PASSWORD, SHOP_ORIGIN, addOperator, anotherNodeWritesAt, call, experienceBody, makeApp, signIn, user } from "./helpers.js";
+import { addOperator, anotherNodeWritesAt, call, experienceBody, FIXED_NOW, FORM, MEMBER_PASSWORD, SHOP_ORIGIN, signedInEachTest, signIn, user } from "./helpers.js";
 import type { Auth, TestApp } from "./helpers.js";
 
 let t: TestApp;
 let owner: Auth;
 
-beforeEach(async () => {
-  t = await makeApp();
-  owner = await signIn(t.app);
-});
-afterEach(async () => {
-  await t.close();
+signedInEachTest((app, auth) => {
+  t = app;
+  owner = auth;
 });
 
 async function create(body: unknown = experienceBody(), auth: Auth = owner): Promise<ExperienceDetail> {

@@ -3,20 +3,17 @@
 // here — cannot land between the handler's check and its write. Without it each test below sees
 // "landed" (or no read inside a transaction at all). The If-Match cases are in
 // admin-experiences.test.ts.
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { hashPassword } from "../src/auth/password.js";
-import { MEMBER_PASSWORD, addOperator, anotherNodeWritesAt, call, experienceBody, makeApp, signIn } from "./helpers.js";
+import { addOperator, anotherNodeWritesAt, call, experienceBody, MEMBER_PASSWORD, signedInEachTest } from "./helpers.js";
 import type { Auth, TestApp } from "./helpers.js";
 
 let t: TestApp;
 let owner: Auth;
 
-beforeEach(async () => {
-  t = await makeApp();
-  owner = await signIn(t.app);
-});
-afterEach(async () => {
-  await t.close();
+signedInEachTest((app, auth) => {
+  t = app;
+  owner = auth;
 });
 
 /** Runs `request` while another node tries `write` at the handler's `method` read; answers the status and what became of the other write. */

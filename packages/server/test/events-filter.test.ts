@@ -1,18 +1,15 @@
 // GET /api/events filters (docs/api.md "Events"): type, domain and q (page path or event name),
 // combined; `total` counts the matching events; the newest first within the limit.
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import type { EventListResponse } from "@storefit/contract";
-import { DEMO_CLIENT_KEY, FORM, SHOP_ORIGIN, UK_ORIGIN, call, makeApp, signIn, user } from "./helpers.js";
+import { call, DEMO_CLIENT_KEY, FORM, SHOP_ORIGIN, signedInEachTest, UK_ORIGIN, user } from "./helpers.js";
 import type { Auth, TestApp } from "./helpers.js";
 
 let t: TestApp;
 let owner: Auth;
-beforeEach(async () => {
-  t = await makeApp();
-  owner = await signIn(t.app);
-});
-afterEach(async () => {
-  await t.close();
+signedInEachTest((app, auth) => {
+  t = app;
+  owner = auth;
 });
 
 let n = 0;

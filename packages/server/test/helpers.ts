@@ -1,5 +1,5 @@
 import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
-import { vi } from "vitest";
+import { afterEach, beforeEach, vi } from "vitest";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
@@ -224,4 +224,19 @@ export function anotherNodeWritesAt(t: TestApp, method: keyof SqliteStore, write
       nodeB.close();
     },
   };
+}
+
+/**
+ * A fresh app on a fresh seeded database for each test of the file, with its owner signed in:
+ * `set` receives both before every test; the app is closed after it.
+ */
+export function signedInEachTest(set: (t: TestApp, owner: Auth) => void): void {
+  let current: TestApp | undefined;
+  beforeEach(async () => {
+    current = await makeApp();
+    set(current, await signIn(current.app));
+  });
+  afterEach(async () => {
+    await current?.close();
+  });
 }

@@ -1,22 +1,19 @@
 // GET /api/results/{id} reuses a computed answer while nothing it depends on changed
 // (results/cache.ts, docs/results.md "Cache"): a new event, exposure, experience edit, audience
 // change or another query computes afresh.
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { ExperienceResults } from "@storefit/contract";
 import { ResultsCache } from "../src/results/cache.js";
 import { userIdFor } from "../src/routes/client.js";
 import type { NewExperience } from "../src/store/types.js";
-import { FIXED_NOW, call, makeApp, signIn } from "./helpers.js";
+import { call, FIXED_NOW, signedInEachTest } from "./helpers.js";
 import type { Auth, TestApp } from "./helpers.js";
 
 let t: TestApp;
 let owner: Auth;
-beforeEach(async () => {
-  t = await makeApp();
-  owner = await signIn(t.app);
-});
-afterEach(async () => {
-  await t.close();
+signedInEachTest((app, auth) => {
+  t = app;
+  owner = auth;
 });
 
 const NOW_ISO = new Date(FIXED_NOW).toISOString();

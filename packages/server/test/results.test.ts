@@ -2,7 +2,7 @@
 // with a known effect, conversions only after first exposure, pre-exposure behaviour for CUPED,
 // revenue capping and order value, the sample-ratio check, corrections, engines, the daily
 // series, bad queries, access, and uninformative data that must never give NaN.
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ConfigsResponse, ExperienceResults, GoalDefinition, MetricResult, RuleResults, TrackedEvent } from "@storefit/contract";
 import { adjustPValues, bayesianTest, frequentistTest, srmPValue } from "@storefit/stats";
 import type { Statistic } from "@storefit/stats";
@@ -13,31 +13,15 @@ import { unitHash } from "../src/decide/hash.js";
 import { userIdFor } from "../src/routes/client.js";
 import { SqliteStore } from "../src/store/sqlite.js";
 import type { ClientWrite, Exposure, NewExperience } from "../src/store/types.js";
-import {
-  DEMO_CLIENT_KEY,
-  FIXED_NOW,
-  FORM,
-  MEMBER_PASSWORD,
-  OTHER,
-  SHOP_ORIGIN,
-  addOperator,
-  addOtherAccount,
-  call,
-  makeApp,
-  signIn,
-  user,
-} from "./helpers.js";
+import { addOperator, addOtherAccount, call, DEMO_CLIENT_KEY, FIXED_NOW, FORM, MEMBER_PASSWORD, OTHER, SHOP_ORIGIN, signedInEachTest, signIn, user } from "./helpers.js";
 import type { Auth, TestApp } from "./helpers.js";
 
 let t: TestApp;
 let owner: Auth;
 
-beforeEach(async () => {
-  t = await makeApp();
-  owner = await signIn(t.app);
-});
-afterEach(async () => {
-  await t.close();
+signedInEachTest((app, auth) => {
+  t = app;
+  owner = auth;
 });
 
 const START = Date.UTC(2026, 10, 1);
