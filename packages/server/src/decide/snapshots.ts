@@ -1,8 +1,17 @@
 // The parsed experiences and audiences of an account, cached per account and keyed by the
 // account's revision in the database (product.md §3: a publish takes effect on every node's next
-// config call). Each config call reads one small row (id, revision); only when the revision moved
-// — any write to the account, its experiences or audiences bumps it, by trigger — is the snapshot
-// read and parsed again. Every node reads the same revision, so none serves a stale answer.
+// config call). Any write to the account, its experiences or audiences bumps the revision, by
+// trigger; only when it moved is the snapshot read and parsed again. Every node reads the same
+// revision, so none serves a stale answer.
+//
+// The revision is read once per batch of requests, not once per request: the client API calls
+// that reach this node in one turn of the event loop (received in its poll phase) share one read,
+// made in the check phase that follows — after every one of them has arrived. A publish that
+// committed before a request was sent has committed before that request arrived, so before the
+// read: each request still sees every publish that finished before it was sent, as with a read of
+// its own. (A read made when the first request of the turn arrived and reused for the later ones
+// would not promise that, and is not what this does.) It is the read-side twin of the group commit
+// (store/group-commit.ts), and makes the revision check cost one small read per turn.
 
 import type { Account, Audience, Experience, Store } from "../store/types.js";
 import type { PagePlan } from "./decide.js";
@@ -29,8 +38,37 @@ export class AccountSnapshots {
     private readonly maxAccounts = DEFAULT_MAX_ACCOUNTS,
   ) {}
 
-  /** The account a client key names, with its decision data as of the current revision. */
-  async byClientKey(clientKey: string): Promise<PreparedAccount | null> {
+  /** The client keys asked for since the last read, each with its pending answer. */
+  private batch: Map<string, Promise<PreparedAccount | null>> | null = null;
+  /** Settles in the check phase after the batch's requests arrived. */
+  private batchReady: Promise<void> | null = null;
+
+  /**
+   * The account a client key names, with its decision data as of the current revision — read
+   * after this call, in the check phase of this turn of the event loop, with the other calls of
+   * the turn (see above).
+   */
+  byClientKey(clientKey: string): Promise<PreparedAccount | null> {
+    if (!this.batch || !this.batchReady) {
+      this.batch = new Map();
+      this.batchReady = new Promise<void>((resolve) =>
+        setImmediate(() => {
+          // Calls from now on start the next batch: their requests may arrive after this read.
+          this.batch = null;
+          this.batchReady = null;
+          resolve();
+        }),
+      );
+    }
+    let answer = this.batch.get(clientKey);
+    if (!answer) {
+      answer = this.batchReady.then(() => this.current(clientKey));
+      this.batch.set(clientKey, answer);
+    }
+    return answer;
+  }
+
+  private async current(clientKey: string): Promise<PreparedAccount | null> {
     const current = await this.store.getAccountRevision(clientKey);
     if (!current) return null;
     const cached = this.byId.get(current.id);
