@@ -220,6 +220,35 @@ describe("rules and audiences", () => {
     expect(desktop.configs.cfg_title!.experience_behaviour_response?.audience_name).toBe("Everyone else");
   });
 
+  it("each rule keeps its own assignment: weights changed on a later rule do not move its visitors", () => {
+    const rules = (weights: [number, number]): Experience => ({
+      ...experience("e"),
+      rules: [
+        { id: "r_mobile", audience_id: "aud_mobile", behaviour: { id: "b1", name: "mobile", traffic_allocation: 1, variations: [variation("m1", 1), variation("m2", 1)] } },
+        { id: "r_all", audience_id: null, behaviour: { id: "b2", name: "all", traffic_allocation: 1, variations: [variation("x", weights[0]), variation("y", weights[1])] } },
+      ],
+    });
+    const desktop = { audiences, attributes: () => ({ cf_device_type: "desktop" }) };
+    const mobile = { audiences, attributes: () => ({ cf_device_type: "mobile" }) };
+    let moved = 0;
+    let movedWithoutMemory = 0;
+    for (const v of VISITORS.slice(0, 400)) {
+      // The visitor has been on both rules: an assignment under each key.
+      const stored = new Map<string, Assignment>();
+      for (const a of [...run([rules([1, 1])], v, mobile).assignments, ...run([rules([1, 1])], v, desktop).assignments]) {
+        stored.set(assignmentKey(a.experience_id, a.rule_id), a);
+      }
+      expect([...stored.keys()].sort()).toEqual(["e:r_all", "e:r_mobile"]);
+      const later = run([rules([1, 99])], v, { ...desktop, assignments: stored });
+      if (chosen(later) !== stored.get("e:r_all")!.variation_id) moved++;
+      if (chosen(run([rules([1, 99])], v, desktop)) !== stored.get("e:r_all")!.variation_id) movedWithoutMemory++;
+      expect(later.assignments).toEqual([]);
+      expect(chosen(run([rules([1, 99])], v, { ...mobile, assignments: stored }))).toBe(stored.get("e:r_mobile")!.variation_id);
+    }
+    expect(moved).toBe(0);
+    expect(movedWithoutMemory).toBeGreaterThan(100);
+  });
+
   it("a rule whose audience no longer exists matches nobody", () => {
     const exp = { ...experience("e"), rules: [{ ...experience("e").rules[0]!, audience_id: "aud_gone" }] };
     expect(run([exp], "v", { audiences })).toMatchObject({ configs: {}, assignments: [] });
