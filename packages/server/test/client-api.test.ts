@@ -195,9 +195,10 @@ describe("bad input gets a 4xx JSON error, stores nothing, and the service stays
     "/v1/users/u_1/devices/",
     "/v1/alerts/",
   ];
-  const cases: { name: string; url: (p: string) => string; body: string; headers?: Record<string, string>; status: number; code: string }[] = [
-    { name: "invalid JSON", url: (p) => p + q, body: "{not json", status: 400, code: "invalid_json" },
-    { name: "empty body", url: (p) => p + q, body: "", status: 400, code: "invalid_json" },
+  const cases: { name: string; url: (p: string) => string; body: string; headers?: Record<string, string>; status: number; code: string; message?: string }[] = [
+    { name: "invalid JSON", url: (p) => p + q, body: "{not json", status: 400, code: "invalid_json", message: "The body is not valid JSON" },
+    { name: "empty body", url: (p) => p + q, body: "", status: 400, code: "invalid_json", message: "The body is empty" },
+    { name: "blank body", url: (p) => p + q, body: " \n\t ", status: 400, code: "invalid_json", message: "The body is empty" },
     { name: "a JSON array", url: (p) => p + q, body: "[1,2]", status: 400, code: "invalid_body" },
     { name: "missing client key", url: (p) => p, body: "{}", status: 401, code: "missing_client_key" },
     { name: "unknown client key", url: (p) => `${p}?cfenc=ck_nobody`, body: "{}", status: 401, code: "unknown_client_key" },
@@ -212,7 +213,7 @@ describe("bad input gets a 4xx JSON error, stores nothing, and the service stays
         const res = await post(c.url(endpoint), c.body, c.headers);
         expect(res.statusCode).toBe(c.status);
         expect(res.headers["content-type"]).toMatch(/^application\/json/);
-        expect(res.json()).toMatchObject({ error: { code: c.code } });
+        expect(res.json()).toMatchObject({ error: { code: c.code, ...(c.message ? { message: c.message } : {}) } });
         expect(storedIn(account.id)).toBe(0);
         expect((await app.inject("/healthz")).statusCode).toBe(200);
       });

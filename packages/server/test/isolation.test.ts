@@ -3,6 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AccountView, ConfigsResponse, EventListResponse, ExperienceListResponse, SecretKeyCreated } from "@storefit/contract";
 import { DEMO_CLIENT_KEY } from "../src/seed/demo.js";
+import { userIdFor } from "../src/routes/client.js";
 import { FIXED_NOW, OTHER, addOtherAccount, call, experienceBody, makeApp, signIn } from "./helpers.js";
 import type { Auth, TestApp } from "./helpers.js";
 
@@ -90,5 +91,24 @@ describe("another account's operator or secret key", () => {
       payload: JSON.stringify({ user: { user_customer_id: "v", anonymous: true }, current_page_path: "/", current_domain: "littlesprouts.localhost" }),
     });
     expect((answer.json() as ConfigsResponse).configs).toEqual({});
+  });
+
+  it("the same customer id in two accounts is two visitors, each with its own user id", async () => {
+    const ask = async (clientKey: string, domain: string) => {
+      const res = await t.app.inject({
+        method: "POST",
+        url: `/v1/users/configs/?cfenc=${clientKey}`,
+        headers: { "content-type": "text/plain" },
+        payload: JSON.stringify({ user: { user_customer_id: "same-visitor", anonymous: true }, current_page_path: "/", current_domain: domain }),
+      });
+      return (res.json() as ConfigsResponse).user_id;
+    };
+    // Asked in turn, so that a node's remembered ids are asked for the second account too.
+    const demo = await ask(DEMO_CLIENT_KEY, "littlesprouts.localhost");
+    const other = await ask(OTHER.clientKey, OTHER.domain);
+    expect(demo).toBe(userIdFor(t.account.id, "same-visitor"));
+    expect(other).toBe(userIdFor(OTHER.accountId, "same-visitor"));
+    expect(other).not.toBe(demo);
+    expect(await ask(DEMO_CLIENT_KEY, "littlesprouts.localhost")).toBe(demo);
   });
 });

@@ -19,6 +19,7 @@ export const VISITOR_REFRESH_MS = 60_000;
 export const VISITOR_CACHE_SIZE = 20_000;
 
 export type VisitorEntry = {
+  accountId: string;
   /** The account revision `assignments` was read at (-1: not read yet). */
   revision: number;
   assignments: Map<string, Assignment>;
@@ -34,16 +35,20 @@ export class RecentVisitors {
     private readonly maxEntries = VISITOR_CACHE_SIZE,
   ) {}
 
+  /**
+   * Keyed by user id alone (no key string to build per call): a user id is derived from the
+   * account and the customer id (routes/client.ts userIdFor), and an entry of another account
+   * under the same id — a 96-bit hash collision — is never used: it is replaced.
+   */
   private get(accountId: string, userId: string): VisitorEntry {
-    const key = `${accountId} ${userId}`;
-    let e = this.entries.get(key);
-    if (e) this.entries.delete(key); // re-inserted below: Map order is the recency order
-    else e = { revision: -1, assignments: new Map(), recordedMs: null };
+    let e = this.entries.get(userId);
+    if (e) this.entries.delete(userId); // re-inserted below: Map order is the recency order
+    if (!e || e.accountId !== accountId) e = { accountId, revision: -1, assignments: new Map(), recordedMs: null };
     if (this.entries.size >= this.maxEntries) {
       const oldest = this.entries.keys().next().value;
       if (oldest !== undefined) this.entries.delete(oldest);
     }
-    this.entries.set(key, e);
+    this.entries.set(userId, e);
     return e;
   }
 

@@ -83,19 +83,33 @@ function allowOrigin(reply: FastifyReply, origin: string): void {
 export function longUrlOf(request: ConfigsRequest, origin: string | undefined): string {
   const reported = request.user.properties?.cf_current_page_url;
   if (typeof reported === "string") {
-    try {
-      const url = new URL(reported);
-      if (url.hostname.toLowerCase() === request.current_domain.toLowerCase()) {
-        url.hash = "";
-        return url.href;
-      }
-    } catch {
-      // not a URL: fall through
-    }
+    const url = pageUrl(reported);
+    if (url && url.hostname === request.current_domain.toLowerCase()) return url.href;
   }
   const path = request.current_page_path.startsWith("/") ? request.current_page_path : `/${request.current_page_path}`;
   const base = origin && originHost(origin) === request.current_domain.toLowerCase() ? origin : `https://${request.current_domain}`;
   return base.replace(/\/+$/, "") + path;
+}
+
+/** Page URLs parsed lately (a shop's visitors report the same pages over and over). */
+const pageUrls = new Map<string, { hostname: string; href: string } | null>();
+const PAGE_URL_CACHE_SIZE = 2000;
+
+/** A reported page URL's host name and its href without the fragment; null: not a URL. */
+function pageUrl(text: string): { hostname: string; href: string } | null {
+  let parsed = pageUrls.get(text);
+  if (parsed === undefined) {
+    try {
+      const url = new URL(text);
+      url.hash = "";
+      parsed = { hostname: url.hostname.toLowerCase(), href: url.href };
+    } catch {
+      parsed = null;
+    }
+    if (pageUrls.size >= PAGE_URL_CACHE_SIZE) pageUrls.clear();
+    pageUrls.set(text, parsed);
+  }
+  return parsed;
 }
 
 const CONFIGS_OPEN = Buffer.from('{"configs":{');
@@ -186,15 +200,23 @@ export function clientRoutes(
   const writes = new GroupCommit<ClientWrite, InsertResult>((batch) => store.commitClientWrites(batch));
   app.addHook("onClose", async () => writes.flush());
   const visitors = new RecentVisitors(store);
-  // userIdFor hashes (SHA-256); a node sees the same visitors again and again.
-  const userIds = new Map<string, string>();
+  // userIdFor hashes (SHA-256); a node sees the same visitors again and again. Per account, then
+  // per customer id: no key string to build per call.
+  const userIds = new Map<string, Map<string, string>>();
+  let userIdCount = 0;
   const userIdOf = (accountId: string, customerId: string): string => {
-    const key = `${accountId}\n${customerId}`;
-    let id = userIds.get(key);
+    let ofAccount = userIds.get(accountId);
+    let id = ofAccount?.get(customerId);
     if (id === undefined) {
       id = userIdFor(accountId, customerId);
-      if (userIds.size >= USER_ID_CACHE_SIZE) userIds.clear();
-      userIds.set(key, id);
+      if (userIdCount >= USER_ID_CACHE_SIZE) {
+        userIds.clear();
+        userIdCount = 0;
+        ofAccount = undefined;
+      }
+      if (!ofAccount) userIds.set(accountId, (ofAccount = new Map()));
+      ofAccount.set(customerId, id);
+      userIdCount++;
     }
     return id;
   };
