@@ -287,6 +287,53 @@ describe("the account revision", () => {
     store.close();
   });
 
+  it("fsyncs every commit but a batch of config calls only, whatever ran before", async () => {
+    const store = new SqliteStore(tempFile());
+    store.migrate();
+    store.createAccount({ id: "a", name: "A", client_key: "ck_a", settings });
+    const db = (store as unknown as { db: Database.Database }).db;
+    const FULL = 2;
+    const NORMAL = 1;
+    // The level each batch commits at, read as its transaction begins.
+    const levels: number[] = [];
+    const inner = store as unknown as { commitInOrder: (w: unknown) => unknown };
+    const commitInOrder = inner.commitInOrder.bind(store);
+    inner.commitInOrder = (w) => {
+      levels.push(db.pragma("synchronous", { simple: true }) as number);
+      return commitInOrder(w);
+    };
+    const user = { user_customer_id: "c1", anonymous: true };
+    const now = "2026-01-01T00:00:00.000Z";
+    const decision = { kind: "decision" as const, accountId: "a", userId: "u1", user, assignments: [], now };
+    const events = { kind: "events" as const, accountId: "a", userId: "u1", user, touch: true, now, events: [{ event_type: "PAGE" as const, event_customer_id: "x|page", insert_id: `i-${levels.length}`, event_timestamp: 1 }] };
+    const level = () => db.pragma("synchronous", { simple: true }) as number;
+
+    store.commitClientWrites([decision]);
+    store.commitClientWrites([decision]);
+    store.commitClientWrites([decision, events]);
+    store.commitClientWrites([{ kind: "alert", accountId: "a", alert: { code: "x" }, now }]);
+    expect(levels).toEqual([NORMAL, NORMAL, FULL, FULL]);
+
+    // Reads of the config call leave the level as it is; any other method restores FULL first.
+    store.commitClientWrites([decision]);
+    store.getAccountRevision("ck_a");
+    store.getAssignments("a", "u1");
+    expect(level()).toBe(NORMAL);
+    store.insertEvents("a", "u1", [{ event_type: "PAGE", event_customer_id: "x|page", insert_id: "alone", event_timestamp: 1 }], now);
+    expect(level()).toBe(FULL);
+    store.commitClientWrites([decision]);
+    store.updateAccount("a", { name: "B" });
+    expect(level()).toBe(FULL);
+    // So does an exclusive transaction, before it begins (SQLite refuses the switch inside one).
+    store.commitClientWrites([decision]);
+    await store.exclusive(async (tx) => {
+      expect(level()).toBe(FULL);
+      await tx.updateAccount("a", { name: "C" });
+    });
+    expect(levels).toEqual([NORMAL, NORMAL, FULL, FULL, NORMAL, NORMAL, NORMAL]);
+    store.close();
+  });
+
   it("exclusive transactions started together run one after the other, each seeing the other's commit", async () => {
     const store = new SqliteStore(tempFile());
     store.migrate();

@@ -323,6 +323,13 @@ const STORE_METHOD_SET: Record<Exclude<keyof Store, "exclusive">, true> = {
 };
 const STORE_METHODS = Object.keys(STORE_METHOD_SET);
 
+/**
+ * The Store methods that may run at whatever synchronous level the connection was left at: reads
+ * of the config call's hot path, and commitClientWrites, which sets its own. Every other method —
+ * any method added later too — first restores synchronous=FULL (see `durably`).
+ */
+const ANY_SYNC_LEVEL: ReadonlySet<string> = new Set(["getAccountRevision", "getAssignments", "loadAccountSnapshot", "commitClientWrites"]);
+
 export class SqliteStore implements Store {
   private readonly db: Database.Database;
   private readonly statements = new Map<string, Database.Statement>();
@@ -335,7 +342,13 @@ export class SqliteStore implements Store {
   constructor(file: string) {
     const self = this as unknown as Record<string, (...args: unknown[]) => unknown>;
     for (const name of STORE_METHODS) {
-      const impl = self[name]!.bind(this);
+      const bound = self[name]!.bind(this);
+      const impl = ANY_SYNC_LEVEL.has(name)
+        ? bound
+        : (...args: unknown[]) => {
+            this.durably();
+            return bound(...args);
+          };
       self[name] = (...args: unknown[]) => this.call(impl, args);
     }
     this.db = new Database(file);
@@ -357,6 +370,28 @@ export class SqliteStore implements Store {
 
   /** Exclusive transactions of this connection run one after another. */
   private exclusiveTail: Promise<unknown> = Promise.resolve();
+  /**
+   * The connection's synchronous level. FULL (every commit fsynced) but after a batch of config
+   * calls only, which commitClientWrites commits at NORMAL and leaves so: the next such batch then
+   * sets nothing (each switch compiles a PRAGMA, ~2 µs, and config calls come in a stream). Any
+   * other method, and store.exclusive, switches back to FULL before it runs (`durably`).
+   */
+  private syncLevel: "FULL" | "NORMAL" = "FULL";
+
+  private syncAt(level: "FULL" | "NORMAL"): void {
+    // SQLite refuses the switch inside a transaction; whoever began it set the level first.
+    if (this.syncLevel === level || this.db.inTransaction) return;
+    // db.pragma(), not a cached statement: SQLite applies this pragma when the statement is
+    // compiled, so a cached one would set nothing when run again.
+    this.db.pragma(`synchronous = ${level}`);
+    this.syncLevel = level;
+  }
+
+  /** Every commit from here on is fsynced (the default; see syncLevel). */
+  private durably(): void {
+    this.syncAt("FULL");
+  }
+
   /** The exclusive transaction open on this connection, if any. */
   private open: { token: object } | null = null;
   /** > 0 while a method runs for the open transaction's `tx` (its inner calls pass through). */
@@ -412,6 +447,7 @@ export class SqliteStore implements Store {
     }
     const run = () =>
       new Promise<T>((resolve, reject) => {
+        this.durably();
         this.sql("BEGIN IMMEDIATE").run();
         const token = {};
         this.open = { token };
@@ -843,15 +879,11 @@ export class SqliteStore implements Store {
    * halved the decision rate (docs/benchmarks.md).
    */
   commitClientWrites(writes: readonly ClientWrite[]): InsertResult[] {
-    const durable = writes.some((w) => w.kind !== "decision");
-    // db.pragma(), not a cached statement: SQLite applies this pragma when the statement is
-    // compiled, so a cached one is recompiled on every run anyway and could apply a stale value.
-    if (!durable) this.db.pragma("synchronous = NORMAL");
-    try {
-      return this.commitInOrder(writes);
-    } finally {
-      if (!durable) this.db.pragma("synchronous = FULL");
-    }
+    let durable = false;
+    for (const w of writes) if (w.kind !== "decision") durable = true;
+    // Left at NORMAL after a batch of config calls only: every other write restores FULL first.
+    this.syncAt(durable ? "FULL" : "NORMAL");
+    return this.commitInOrder(writes);
   }
 
   /** The batch's transaction, made once (db.transaction() builds a new wrapper on every call). */
