@@ -68,6 +68,26 @@ describe("AccountSnapshots.byClientKey", () => {
     expect(later!.account.revision).toBe(nodeB.getAccount(t.account.id)!.revision);
   });
 
+  it("with a store that answers later (over a network), a call made while a read is in flight gets a read of its own", async () => {
+    const snapshots = new AccountSnapshots(t.store);
+    const before = await snapshots.byClientKey(DEMO_CLIENT_KEY); // parsed and kept at this revision
+    const read = t.store.getAccountRevision.bind(t.store);
+    let started!: () => void;
+    const inFlight = new Promise<void>((resolve) => (started = resolve));
+    vi.spyOn(t.store, "getAccountRevision").mockImplementation(async (key: string) => {
+      const answer = read(key); // what the database holds when the query runs…
+      started();
+      await new Promise((resolve) => setTimeout(resolve, 20)); // …answered a little later
+      return answer;
+    });
+    const first = snapshots.byClientKey(DEMO_CLIENT_KEY);
+    await inFlight;
+    const revision = publishOnNodeB();
+    const second = snapshots.byClientKey(DEMO_CLIENT_KEY);
+    expect(await first).toBe(before); // its read was made before the write
+    expect((await second)!.account.revision).toBe(revision);
+  });
+
   it("answers each client key of a batch on its own; an unknown key gets null", async () => {
     const snapshots = new AccountSnapshots(t.store);
     const [known, unknown, again] = await Promise.all([
