@@ -4,6 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { AccountSnapshots } from "../src/decide/snapshots.js";
 import { SqliteStore } from "../src/store/sqlite.js";
+import type { Store } from "../src/store/types.js";
 import { DEMO_CLIENT_KEY, makeApp } from "./helpers.js";
 import type { TestApp } from "./helpers.js";
 
@@ -74,7 +75,8 @@ describe("AccountSnapshots.byClientKey", () => {
     const read = t.store.getAccountRevision.bind(t.store);
     let started!: () => void;
     const inFlight = new Promise<void>((resolve) => (started = resolve));
-    vi.spyOn(t.store, "getAccountRevision").mockImplementation(async (key: string) => {
+    // Typed as the Store interface, whose methods may answer with a promise.
+    vi.spyOn(t.store as Store, "getAccountRevision").mockImplementation(async (key: string) => {
       const answer = read(key); // what the database holds when the query runs…
       started();
       await new Promise((resolve) => setTimeout(resolve, 20)); // …answered a little later
