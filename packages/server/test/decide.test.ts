@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { ConfigsRequest } from "@storefit/contract";
 import { decide, parseDesired, pickVariation } from "../src/decide/decide.js";
 import type { Decision, DecisionInput } from "../src/decide/decide.js";
+import { unitHash } from "../src/decide/hash.js";
 import { assignmentKey } from "../src/store/types.js";
 import type { Assignment, Audience, Experience, VariationDefinition } from "../src/store/types.js";
 
@@ -126,6 +127,15 @@ describe("bucketing", () => {
     }
     // Independent 50/50 splits agree about half the time (chi-square on agree/disagree).
     expect(chiSquare([same, 2000 - same], [1, 1])).toBeLessThan(CHI_SQUARE_CRITICAL_P001[1]!);
+  });
+
+  it("admits by unitHash(\"traffic\", experience, rule, visitor) and picks by unitHash(\"variation\", …): the values visitors were bucketed with", () => {
+    const exp = experience("e", {}, [variation("a", 1), variation("b", 2), variation("c", 1)], 0.6);
+    for (const v of VISITORS.slice(0, 500)) {
+      const admitted = unitHash("traffic", "e", "rule_e", v) < 0.6;
+      const expected = admitted ? pickVariation(exp.rules[0]!.behaviour.variations, unitHash("variation", "e", "rule_e", v))!.variation.id : undefined;
+      expect(chosen(run([exp], v)), v).toBe(expected);
+    }
   });
 
   it("pickVariation ignores zero weights and answers null without any weight", () => {

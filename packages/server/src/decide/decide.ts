@@ -31,7 +31,7 @@ import type {
 } from "../store/types.js";
 import { assignmentKey } from "../store/types.js";
 import { evalCondition } from "./conditions.js";
-import { unitHash } from "./hash.js";
+import { hashSeed, unitHashAfter } from "./hash.js";
 
 export type Decision = {
   configs: Record<string, Config>;
@@ -88,6 +88,9 @@ export type PlannedExperience = {
    * per experience — that lookup was 40 % of a decision's own time.
    */
   ruleKeys: string[];
+  /** Each rule's hash seeds (hash.ts hashSeed) of ("traffic", experience, rule) and ("variation", …), likewise. */
+  trafficSeeds: number[];
+  variationSeeds: number[];
   /** Each variation (of this snapshot's experience objects) → its answer on this page. */
   here: ReadonlyMap<VariationDefinition, PlannedVariation>;
 };
@@ -218,7 +221,13 @@ export function planPage(
         });
       }
     }
-    candidates.push({ exp, here, ruleKeys: exp.rules.map((r) => assignmentKey(exp.id, r.id)) });
+    candidates.push({
+      exp,
+      here,
+      ruleKeys: exp.rules.map((r) => assignmentKey(exp.id, r.id)),
+      trafficSeeds: exp.rules.map((r) => hashSeed("traffic", exp.id, r.id)),
+      variationSeeds: exp.rules.map((r) => hashSeed("variation", exp.id, r.id)),
+    });
   }
   const page_paths = [...pagePaths];
   return { candidates, page_paths, pagePathsJson: JSON.stringify(page_paths), claimCount: claimIndex.size };
@@ -278,7 +287,7 @@ export function decide(input: DecisionInput): Decision {
   const changed: Assignment[] = [];
 
   const rememberedAny = !preview && input.assignments.size > 0;
-  for (const { exp, here, ruleKeys } of candidates) {
+  for (const { exp, here, ruleKeys, trafficSeeds, variationSeeds } of candidates) {
     const isDesired = desired.size > 0 && desired.has(exp.id);
     const forced = isDesired || preview;
     const namedVariation = isDesired ? (desired.get(exp.id) ?? null) : null;
@@ -319,8 +328,9 @@ export function decide(input: DecisionInput): Decision {
       assignment = stored;
     } else {
       const traffic = Math.min(1, Math.max(0, behaviour.traffic_allocation));
-      if (!forced && unitHash("traffic", exp.id, rule.id, visitorId) >= traffic) continue;
-      const picked = pickVariation(behaviour.variations, unitHash("variation", exp.id, rule.id, visitorId));
+      // unitHash("traffic" | "variation", experience, rule, visitor), from the plan's seeds.
+      if (!forced && unitHashAfter(trafficSeeds[r]!, visitorId) >= traffic) continue;
+      const picked = pickVariation(behaviour.variations, unitHashAfter(variationSeeds[r]!, visitorId));
       if (!picked) continue;
       variation = picked.variation;
       assignment = {
