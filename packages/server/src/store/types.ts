@@ -97,7 +97,34 @@ export type Assignment = {
  * assigned" — also a visitor who matched another rule of the experience in between). Ids never
  * hold ":" (schemas/common.ts ID_PATTERN).
  */
-export const assignmentKey = (experienceId: string, ruleId: string): string => `${experienceId}:${ruleId}`;
+export function assignmentKey(experienceId: string, ruleId: string): string {
+  let ofExperience = assignmentKeys.get(experienceId);
+  let key = ofExperience?.get(ruleId);
+  if (key === undefined) {
+    key = `${experienceId}:${ruleId}`;
+    if (assignmentKeyCount >= ASSIGNMENT_KEYS_KEPT) {
+      assignmentKeys.clear();
+      assignmentKeyCount = 0;
+      ofExperience = undefined;
+    }
+    if (!ofExperience) assignmentKeys.set(experienceId, (ofExperience = new Map()));
+    ofExperience.set(ruleId, key);
+    assignmentKeyCount++;
+  }
+  return key;
+}
+
+/**
+ * Each key is made once and the same string answered after (bounded): a decision looks up the
+ * visitor's assignment of every experience on the page, and a key that is the very string stored
+ * as the visitor's key compares at once, without reading either string.
+ */
+const assignmentKeys = new Map<string, Map<string, string>>();
+let assignmentKeyCount = 0;
+export const ASSIGNMENT_KEYS_KEPT = 100_000;
+
+/** How many keys are kept (tests). */
+export const assignmentKeysKept = (): number => assignmentKeyCount;
 
 /** A device of the devices call (spec §7), with the call's anonymous flag when it was sent. */
 export type DeviceRecord = { device_customer_id: string; device_type: string; user_id: string; anonymous?: boolean };
