@@ -4,7 +4,7 @@ import Database from "better-sqlite3";
 import type { FastifyInstance } from "fastify";
 import type { ConfigsResponse } from "@storefit/contract";
 import { DEMO_CLIENT_KEY } from "../src/seed/demo.js";
-import { pageUrlCacheSize } from "../src/routes/client.js";
+import { answerBuffer, pageUrlCacheSize } from "../src/routes/client.js";
 import type { Account } from "../src/store/types.js";
 import type { SqliteStore } from "../src/store/sqlite.js";
 import { FIXED_NOW, FORM, OTHER, SHOP_ORIGIN, UK_ORIGIN, addOtherAccount, makeApp, user } from "./helpers.js";
@@ -301,6 +301,17 @@ describe("the config answer (product.md Appendix A)", () => {
     expect(body.long_url).toBe(`${SHOP_ORIGIN}${path}?utm_source=x`);
     const bare = await post(`/v1/users/configs/${q}`, { user: user(), current_page_path: path, current_domain: "littlesprouts.localhost" });
     expect((bare.json() as ConfigsResponse).long_url).toBe(`${SHOP_ORIGIN}${path}`);
+  });
+
+  it("cuts each answer a region of its own: none written over by a later one, across slabs", () => {
+    const cut: Buffer[] = [];
+    for (let i = 0; i < 400; i++) {
+      const b = answerBuffer(1 + ((i * 7919) % 12_000)); // 1 B to 12 KB: some slabs fill up
+      b.fill(i % 251);
+      cut.push(b);
+    }
+    cut.push(answerBuffer(100_000).fill(7)); // over an eighth of a slab: a block of its own
+    cut.forEach((b, i) => expect(b.every((x) => x === (i === 400 ? 7 : i % 251)), `answer ${i}`).toBe(true));
   });
 
   it("answers long_url from a reported page URL of any length, and keeps none over 2 KB in memory", async () => {
