@@ -82,7 +82,11 @@ store.saveAudience({
   description: "",
   condition: { $and: [{ utm_campaign: { $in: ["spring", "summer"] } }, { "private.tier": { $exists: true } }] },
 });
-for (const e of benchExperiences()) store.saveExperience(e);
+// Saved as the admin API saves (store.exclusive): a node that has served an admin write runs with
+// what that turns on for good (AsyncLocalStorage's promise hooks), as a production node does.
+await store.exclusive(async (tx) => {
+  for (const e of benchExperiences()) await tx.saveExperience(e);
+});
 const running = store.listRunningExperiences(DEMO_ACCOUNT_ID).length;
 if (running !== 30) throw new Error(`expected 30 running experiences, found ${running}`);
 
