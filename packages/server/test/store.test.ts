@@ -8,7 +8,7 @@ import Database from "better-sqlite3";
 import { SETTINGS_DEFAULTS } from "@storefit/contract";
 import { MIGRATIONS } from "../src/store/migrations.js";
 import { SqliteStore } from "../src/store/sqlite.js";
-import { ASSIGNMENT_KEYS_KEPT, assignmentKey, assignmentKeysKept } from "../src/store/types.js";
+import { SHARED_ASSIGNMENT_KEYS, sharedAssignmentKey, sharedAssignmentKeyCount } from "../src/store/types.js";
 
 const dirs: string[] = [];
 const tempFile = () => {
@@ -22,14 +22,14 @@ afterEach(() => {
 
 const settings = { ...SETTINGS_DEFAULTS, domain: "shop.example" };
 
-describe("assignmentKey", () => {
+describe("sharedAssignmentKey", () => {
   it("is experience:rule, the same for the same pair, also past the keys it keeps", () => {
     for (let i = 0; i < 100_010; i++) {
-      expect(assignmentKey(`e${i}`, "r")).toBe(`e${i}:r`);
-      expect(assignmentKeysKept()).toBeLessThanOrEqual(ASSIGNMENT_KEYS_KEPT);
+      expect(sharedAssignmentKey(`e${i}`, "r")).toBe(`e${i}:r`);
+      expect(sharedAssignmentKeyCount()).toBeLessThanOrEqual(SHARED_ASSIGNMENT_KEYS);
     }
-    expect(assignmentKey("e5", "r")).toBe("e5:r");
-    expect(assignmentKey("e100009", "r2")).toBe("e100009:r2");
+    expect(sharedAssignmentKey("e5", "r")).toBe("e5:r");
+    expect(sharedAssignmentKey("e100009", "r2")).toBe("e100009:r2");
   });
 });
 

@@ -29,7 +29,7 @@ import type {
   RuleDefinition,
   VariationDefinition,
 } from "../store/types.js";
-import { assignmentKey } from "../store/types.js";
+import { sharedAssignmentKey } from "../store/types.js";
 import { evalCondition } from "./conditions.js";
 import { hashSeed, unitHashAfter } from "./hash.js";
 
@@ -224,7 +224,7 @@ export function planPage(
     candidates.push({
       exp,
       here,
-      ruleKeys: exp.rules.map((r) => assignmentKey(exp.id, r.id)),
+      ruleKeys: exp.rules.map((r) => sharedAssignmentKey(exp.id, r.id)),
       trafficSeeds: exp.rules.map((r) => hashSeed("traffic", exp.id, r.id)),
       variationSeeds: exp.rules.map((r) => hashSeed("variation", exp.id, r.id)),
     });

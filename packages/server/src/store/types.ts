@@ -97,34 +97,38 @@ export type Assignment = {
  * assigned" — also a visitor who matched another rule of the experience in between). Ids never
  * hold ":" (schemas/common.ts ID_PATTERN).
  */
-export function assignmentKey(experienceId: string, ruleId: string): string {
-  let ofExperience = assignmentKeys.get(experienceId);
+export const assignmentKey = (experienceId: string, ruleId: string): string => `${experienceId}:${ruleId}`;
+
+/**
+ * `assignmentKey`, made once and the same string answered after (bounded): a decision looks up the
+ * visitor's assignment of every experience on the page, and a key that is the very string stored
+ * as the visitor's key compares at once, without reading either string. Only for the ids of saved
+ * experiences and of assignments made from them (a few per experience), never for ids a request
+ * sends: those would fill it with whatever a caller likes.
+ */
+export function sharedAssignmentKey(experienceId: string, ruleId: string): string {
+  let ofExperience = sharedKeys.get(experienceId);
   let key = ofExperience?.get(ruleId);
   if (key === undefined) {
-    key = `${experienceId}:${ruleId}`;
-    if (assignmentKeyCount >= ASSIGNMENT_KEYS_KEPT) {
-      assignmentKeys.clear();
-      assignmentKeyCount = 0;
+    key = assignmentKey(experienceId, ruleId);
+    if (sharedKeyCount >= SHARED_ASSIGNMENT_KEYS) {
+      sharedKeys.clear();
+      sharedKeyCount = 0;
       ofExperience = undefined;
     }
-    if (!ofExperience) assignmentKeys.set(experienceId, (ofExperience = new Map()));
+    if (!ofExperience) sharedKeys.set(experienceId, (ofExperience = new Map()));
     ofExperience.set(ruleId, key);
-    assignmentKeyCount++;
+    sharedKeyCount++;
   }
   return key;
 }
 
-/**
- * Each key is made once and the same string answered after (bounded): a decision looks up the
- * visitor's assignment of every experience on the page, and a key that is the very string stored
- * as the visitor's key compares at once, without reading either string.
- */
-const assignmentKeys = new Map<string, Map<string, string>>();
-let assignmentKeyCount = 0;
-export const ASSIGNMENT_KEYS_KEPT = 100_000;
+const sharedKeys = new Map<string, Map<string, string>>();
+let sharedKeyCount = 0;
+export const SHARED_ASSIGNMENT_KEYS = 100_000;
 
-/** How many keys are kept (tests). */
-export const assignmentKeysKept = (): number => assignmentKeyCount;
+/** How many shared keys are kept (tests). */
+export const sharedAssignmentKeyCount = (): number => sharedKeyCount;
 
 /** A device of the devices call (spec §7), with the call's anonymous flag when it was sent. */
 export type DeviceRecord = { device_customer_id: string; device_type: string; user_id: string; anonymous?: boolean };
