@@ -6,6 +6,7 @@ import type { ConfigsResponse } from "@storefit/contract";
 import { DEMO_CLIENT_KEY } from "../src/seed/demo.js";
 import { answerBuffer, pageUrlCacheSize } from "../src/routes/client.js";
 import type { Account } from "../src/store/types.js";
+import { sharedAssignmentKeyCount } from "../src/store/types.js";
 import type { SqliteStore } from "../src/store/sqlite.js";
 import { FIXED_NOW, FORM, OTHER, SHOP_ORIGIN, UK_ORIGIN, addOtherAccount, makeApp, user } from "./helpers.js";
 import type { TestApp } from "./helpers.js";
@@ -140,6 +141,20 @@ describe("POST /v1/cfe/", () => {
 });
 
 describe("the other client calls", () => {
+  it("keeps nothing of the ids a summary names (a caller could fill a node's memory with them)", async () => {
+    const kept = sharedAssignmentKeyCount();
+    const summaries = Array.from({ length: 50 }, (_, i) => ({
+      config_id: `cfg_${i}`,
+      user_customer_id: "visitor-keys",
+      requested_time: 1_790_000_000_000,
+      variation_id: `var_${i}`,
+      experience_id: `exp_made_up_${i}_${"x".repeat(200)}`,
+      rule_id: `rule_made_up_${i}`,
+    }));
+    expect((await post(`/v1/config/request/summary/${q}`, { user: user(), summaries })).statusCode).toBe(200);
+    expect(sharedAssignmentKeyCount()).toBe(kept);
+  });
+
   it("stores config summaries as exposures, devices and alerts", async () => {
     const summary = {
       config_id: "cfg_1",
@@ -306,12 +321,20 @@ describe("the config answer (product.md Appendix A)", () => {
   it("cuts each answer a region of its own: none written over by a later one, across slabs", () => {
     const cut: Buffer[] = [];
     for (let i = 0; i < 400; i++) {
-      const b = answerBuffer(1 + ((i * 7919) % 12_000)); // 1 B to 12 KB: some slabs fill up
+      const b = answerBuffer(1 + ((i * 7919) % 16_000)); // 1 B to 16 KB: slabs fill up
       b.fill(i % 251);
       cut.push(b);
     }
-    cut.push(answerBuffer(100_000).fill(7)); // over an eighth of a slab: a block of its own
+    cut.push(answerBuffer(100_000).fill(7)); // over a quarter of a slab: a block of its own
     cut.forEach((b, i) => expect(b.every((x) => x === (i === 400 ? 7 : i % 251)), `answer ${i}`).toBe(true));
+  });
+
+  it("answers a page path of any script whole: the tail of the answer is measured in UTF-8 bytes", async () => {
+    const path = "/produkte/für-kinder-子供-🍼";
+    const res = await post(`/v1/users/configs/${q}`, { user: user("v-utf8"), current_page_path: path, current_domain: "littlesprouts.localhost" });
+    expect(res.statusCode).toBe(200);
+    expect(Number(res.headers["content-length"])).toBe(res.rawPayload.length);
+    expect((JSON.parse(res.rawPayload.toString("utf8")) as ConfigsResponse).long_url).toBe(`${SHOP_ORIGIN}${path}`);
   });
 
   it("answers long_url from a reported page URL of any length, and keeps none over 2 KB in memory", async () => {
@@ -327,6 +350,9 @@ describe("the config answer (product.md Appendix A)", () => {
       const long = `${SHOP_ORIGIN}${path}?pad=${i}${"x".repeat(100_000)}`;
       expect(await ask(`${long}#frag`)).toBe(long);
     }
+    // Under 2 KB of characters, but its href (percent-encoded) over 4 KB: not kept either.
+    const wide = `${SHOP_ORIGIN}${path}?q=${"€".repeat(1_500)}`;
+    expect(await ask(wide)).toBe(new URL(wide).href);
     expect(pageUrlCacheSize()).toBe(kept);
   });
 

@@ -136,6 +136,21 @@ describe("bucketing", () => {
       const expected = admitted ? pickVariation(exp.rules[0]!.behaviour.variations, unitHash("variation", "e", "rule_e", v))!.variation.id : undefined;
       expect(chosen(run([exp], v)), v).toBe(expected);
     }
+    // A later rule's visitors are bucketed by that rule's id, not the first rule's.
+    const mobileOnly = { id: "aud_m", name: "Mobile", description: "", condition: { cf_device_type: "mobile" }, created_at: "", updated_at: "" };
+    const twoRules: Experience = {
+      ...exp,
+      rules: [
+        { id: "r_mobile", audience_id: "aud_m", behaviour: { id: "b1", name: "m", traffic_allocation: 1, variations: [variation("m", 1)] } },
+        { id: "r_rest", audience_id: null, behaviour: { id: "b2", name: "rest", traffic_allocation: 0.6, variations: [variation("a", 1), variation("b", 2), variation("c", 1)] } },
+      ],
+    };
+    const desktop = { audiences: new Map([["aud_m", mobileOnly]]), attributes: () => ({ cf_device_type: "desktop" }) };
+    for (const v of VISITORS.slice(0, 500)) {
+      const admitted = unitHash("traffic", "e", "r_rest", v) < 0.6;
+      const expected = admitted ? pickVariation(twoRules.rules[1]!.behaviour.variations, unitHash("variation", "e", "r_rest", v))!.variation.id : undefined;
+      expect(chosen(run([twoRules], v, desktop)), v).toBe(expected);
+    }
   });
 
   it("pickVariation ignores zero weights and answers null without any weight", () => {

@@ -114,7 +114,8 @@ function pageUrl(text: string): { hostname: string; href: string } | null {
     } catch {
       parsed = null;
     }
-    if (text.length > PAGE_URL_CACHE_MAX_LENGTH) return parsed;
+    // Both bounded: a short URL of non-ASCII characters has a longer, percent-encoded href.
+    if (text.length > PAGE_URL_CACHE_MAX_LENGTH || (parsed && parsed.href.length > 2 * PAGE_URL_CACHE_MAX_LENGTH)) return parsed;
     if (pageUrls.size >= PAGE_URL_CACHE_SIZE) pageUrls.clear();
     pageUrls.set(text, parsed);
   }
@@ -148,17 +149,18 @@ function joinAnswer(members: readonly Buffer[], tail: string): Buffer {
 const COMMA_BYTE = 0x2c;
 
 /**
- * Answers are cut from slabs, as Node's Buffer pool does for buffers under 4 KB: a config answer
- * (~8 KB with 10 configs) would otherwise allocate a memory block of its own per call. A slab is
- * never written twice: each answer gets a region of its own, and a slab is freed once no answer
- * cut from it is alive.
+ * Answers up to 16 KB are cut from 64 KB slabs, as Node's Buffer pool does for buffers under 4 KB:
+ * a config answer (~8 KB with 10 configs) would otherwise allocate a memory block of its own per
+ * call. A slab is never written twice: each answer gets a region of its own, and a slab is freed
+ * once no answer cut from it is alive — an answer a slow reader's socket still holds keeps its
+ * slab (at most 64 KB, four answers' worth or more) for as long.
  */
-const SLAB_SIZE = 256 * 1024;
+const SLAB_SIZE = 64 * 1024;
 let slab = Buffer.allocUnsafeSlow(SLAB_SIZE);
 let slabUsed = 0;
 
 export function answerBuffer(length: number): Buffer {
-  if (length > SLAB_SIZE / 8) return Buffer.allocUnsafe(length);
+  if (length > SLAB_SIZE / 4) return Buffer.allocUnsafe(length);
   if (slabUsed + length > SLAB_SIZE) {
     slab = Buffer.allocUnsafeSlow(SLAB_SIZE);
     slabUsed = 0;
