@@ -82,8 +82,8 @@ store.saveAudience({
   description: "",
   condition: { $and: [{ utm_campaign: { $in: ["spring", "summer"] } }, { "private.tier": { $exists: true } }] },
 });
-// Saved as the admin API saves (store.exclusive): a node that has served an admin write runs with
-// what that turns on for good (AsyncLocalStorage's promise hooks), as a production node does.
+// Saved as the admin API saves (store.exclusive), so the node has been through what an admin write
+// does (AsyncLocalStorage's context, on while the transaction runs), as a production node has.
 await store.exclusive(async (tx) => {
   for (const e of benchExperiences()) await tx.saveExperience(e);
 });

@@ -409,10 +409,20 @@ describe("the account revision", () => {
     const store = new SqliteStore(tempFile());
     store.migrate();
     store.createAccount({ id: "a", name: "before", client_key: "ck_a", settings });
-    await expect(store.exclusive(async () => store.getAccount("a"))).rejects.toThrow(/through its tx/);
-    await expect(store.exclusive(async () => store.exclusive(async () => 1))).rejects.toThrow(/inside another/);
-    await expect(store.exclusive(async (tx) => tx.exclusive(async () => 1))).rejects.toThrow(/inside another/);
-    expect(await store.exclusive(async (tx) => (await tx.getAccount("a"))!.name)).toBe("before");
+    // Twice: each exclusive turns its context off when done, and the next one back on.
+    for (let round = 0; round < 2; round++) {
+      await expect(store.exclusive(async () => store.getAccount("a"))).rejects.toThrow(/through its tx/);
+      await expect(store.exclusive(async () => store.exclusive(async () => 1))).rejects.toThrow(/inside another/);
+      await expect(store.exclusive(async (tx) => tx.exclusive(async () => 1))).rejects.toThrow(/inside another/);
+      expect(await store.exclusive(async (tx) => (await tx.getAccount("a"))!.name)).toBe("before");
+    }
+    // Started together, one misused in the middle.
+    const together = await Promise.allSettled([
+      store.exclusive(async (tx) => (await tx.getAccount("a"))!.name),
+      store.exclusive(async () => store.getAccount("a")),
+      store.exclusive(async (tx) => (await tx.getAccount("a"))!.name),
+    ]);
+    expect(together.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
     store.close();
   });
 

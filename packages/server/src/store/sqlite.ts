@@ -486,7 +486,12 @@ export class SqliteStore implements Store {
             },
           );
       });
-    const result = this.exclusiveTail.then(run, run);
+    const result = this.exclusiveTail.then(run, run).finally(() => {
+      // Done: turn the context off, and with it the promise hooks it keeps on for the whole
+      // process while enabled (1–3 % of the config call's rate; docs/benchmarks.md). The next
+      // exclusive, which starts only after this, turns it on again (exclusiveContext.run).
+      exclusiveContext.disable();
+    });
     this.exclusiveTail = result.catch(() => undefined);
     return result;
   }
