@@ -4,11 +4,16 @@ import { describe, expect, it, vi } from "vitest";
 import { RecentVisitors } from "../src/decide/visitors.js";
 import { SqliteStore } from "../src/store/sqlite.js";
 
+/** A fresh migrated in-memory store (real SQLite) and a spy on its assignment reads. */
+function freshStore() {
+  const store = new SqliteStore(":memory:");
+  store.migrate();
+  return { store, reads: vi.spyOn(store, "getAssignments") };
+}
+
 describe("RecentVisitors", () => {
   it("reads a visitor's assignments once per revision", async () => {
-    const store = new SqliteStore(":memory:");
-    store.migrate();
-    const reads = vi.spyOn(store, "getAssignments");
+    const { store, reads } = freshStore();
     const visitors = new RecentVisitors(store);
     const a = await visitors.entry("acc_a", "u_1", 1);
     expect(await visitors.entry("acc_a", "u_1", 1)).toBe(a);
@@ -19,9 +24,7 @@ describe("RecentVisitors", () => {
   });
 
   it("never hands one account's entry to another account under the same user id", async () => {
-    const store = new SqliteStore(":memory:");
-    store.migrate();
-    const reads = vi.spyOn(store, "getAssignments");
+    const { store, reads } = freshStore();
     const visitors = new RecentVisitors(store);
     const a = await visitors.entry("acc_a", "u_1", 1);
     a.assignments.set("e:r", {
@@ -42,8 +45,7 @@ describe("RecentVisitors", () => {
   });
 
   it("forgets the least recently used visitor when full", async () => {
-    const store = new SqliteStore(":memory:");
-    store.migrate();
+    const { store } = freshStore();
     const visitors = new RecentVisitors(store, 2);
     const one = await visitors.entry("acc", "u_1", 1);
     await visitors.entry("acc", "u_2", 1);

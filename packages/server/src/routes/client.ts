@@ -19,6 +19,7 @@ import { attributesOf } from "../decide/conditions.js";
 import { decide } from "../decide/decide.js";
 import type { AccountSnapshots, PreparedAccount } from "../decide/snapshots.js";
 import { RecentVisitors } from "../decide/visitors.js";
+import { PairMemo } from "../util/pair-memo.js";
 import { HttpError, sendError, sendRateLimited } from "../http/errors.js";
 import type { TokenBuckets } from "../http/rate-limit.js";
 import { errorResponses } from "../schemas/common.js";
@@ -234,26 +235,9 @@ export function clientRoutes(
   const writes = new GroupCommit<ClientWrite, InsertResult>((batch) => store.commitClientWrites(batch));
   app.addHook("onClose", async () => writes.flush());
   const visitors = new RecentVisitors(store);
-  // userIdFor hashes (SHA-256); a node sees the same visitors again and again. Per account, then
-  // per customer id: no key string to build per call.
-  const userIds = new Map<string, Map<string, string>>();
-  let userIdCount = 0;
-  const userIdOf = (accountId: string, customerId: string): string => {
-    let ofAccount = userIds.get(accountId);
-    let id = ofAccount?.get(customerId);
-    if (id === undefined) {
-      id = userIdFor(accountId, customerId);
-      if (userIdCount >= USER_ID_CACHE_SIZE) {
-        userIds.clear();
-        userIdCount = 0;
-        ofAccount = undefined;
-      }
-      if (!ofAccount) userIds.set(accountId, (ofAccount = new Map()));
-      ofAccount.set(customerId, id);
-      userIdCount++;
-    }
-    return id;
-  };
+  // userIdFor hashes (SHA-256); a node sees the same visitors again and again.
+  const userIds = new PairMemo<string>(USER_ID_CACHE_SIZE);
+  const userIdOf = (accountId: string, customerId: string): string => userIds.get(accountId, customerId, userIdFor);
 
   app.post<{ Body: ConfigsRequest }>(
     "/v1/users/configs/",

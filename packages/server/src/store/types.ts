@@ -6,6 +6,7 @@
 // together): the admin API edits it whole and the decision reads it whole, so splitting it into
 // tables would only add joins. Audiences are shared between experiences and live on their own.
 
+import { PairMemo } from "../util/pair-memo.js";
 import type {
   AccountSettings,
   Audience,
@@ -106,29 +107,13 @@ export const assignmentKey = (experienceId: string, ruleId: string): string => `
  * experiences and of assignments made from them (a few per experience), never for ids a request
  * sends: those would fill it with whatever a caller likes.
  */
-export function sharedAssignmentKey(experienceId: string, ruleId: string): string {
-  let ofExperience = sharedKeys.get(experienceId);
-  let key = ofExperience?.get(ruleId);
-  if (key === undefined) {
-    key = assignmentKey(experienceId, ruleId);
-    if (sharedKeyCount >= SHARED_ASSIGNMENT_KEYS) {
-      sharedKeys.clear();
-      sharedKeyCount = 0;
-      ofExperience = undefined;
-    }
-    if (!ofExperience) sharedKeys.set(experienceId, (ofExperience = new Map()));
-    ofExperience.set(ruleId, key);
-    sharedKeyCount++;
-  }
-  return key;
-}
+export const sharedAssignmentKey = (experienceId: string, ruleId: string): string => sharedKeys.get(experienceId, ruleId, assignmentKey);
 
-const sharedKeys = new Map<string, Map<string, string>>();
-let sharedKeyCount = 0;
 export const SHARED_ASSIGNMENT_KEYS = 100_000;
+const sharedKeys = new PairMemo<string>(SHARED_ASSIGNMENT_KEYS);
 
 /** How many shared keys are kept (tests). */
-export const sharedAssignmentKeyCount = (): number => sharedKeyCount;
+export const sharedAssignmentKeyCount = (): number => sharedKeys.size;
 
 /** A device of the devices call (spec §7), with the call's anonymous flag when it was sent. */
 export type DeviceRecord = { device_customer_id: string; device_type: string; user_id: string; anonymous?: boolean };
