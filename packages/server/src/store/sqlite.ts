@@ -373,8 +373,9 @@ export class SqliteStore implements Store {
   /**
    * The connection's synchronous level. FULL (every commit fsynced) but after a batch of config
    * calls only, which commitClientWrites commits at NORMAL and leaves so: the next such batch then
-   * sets nothing (each switch compiles a PRAGMA: two a batch cost ~18 µs under the decision benchmark, ~5 µs alone). Any
-   * other method, and store.exclusive, switches back to FULL before it runs (`durably`).
+   * sets nothing (each switch compiles a PRAGMA; two a batch cost ~18 µs under the decision
+   * benchmark, ~5 µs alone). The config call's reads leave the level as it is; any other method,
+   * and store.exclusive, switches back to FULL before it runs (`durably`).
    */
   private syncLevel: "FULL" | "NORMAL" = "FULL";
 
