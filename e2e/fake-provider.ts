@@ -58,6 +58,11 @@ export type FakeProvider = {
   configs: (answer: ConfigsResponse | ((req: Captured) => ConfigsResponse)) => void;
   requests: Captured[];
   to: (path: string) => Captured[];
+  /**
+   * Resolves once no request has arrived for `quietMs` (at most `maxMs`): a closed page's last
+   * requests (beacons sent on pagehide) can reach the server after its context has closed.
+   */
+  quiet: (quietMs: number, maxMs: number) => Promise<void>;
   reset: () => void;
   close: () => Promise<void>;
 };
@@ -95,7 +100,9 @@ export async function startFakeProvider(): Promise<FakeProvider> {
     res.setHeader("access-control-allow-headers", "content-type, cfenc");
   };
 
+  let lastArrival = 0;
   const server = createServer(async (req, res) => {
+    lastArrival = Date.now();
     const url = new URL(req.url ?? "/", `http://${req.headers.host}`);
     const host = (req.headers.host ?? "").replace(/:\d+$/, "");
     if (url.pathname.startsWith("/sdk/")) {
@@ -171,6 +178,10 @@ export async function startFakeProvider(): Promise<FakeProvider> {
       void answers.set("/v1/users/configs/", (req) => ({ json: typeof answer === "function" ? answer(req) : answer })),
     requests,
     to: (path) => requests.filter((r) => r.path === path),
+    quiet: async (quietMs, maxMs) => {
+      const until = Date.now() + maxMs;
+      while (Date.now() < until && Date.now() - lastArrival < quietMs) await new Promise((r) => setTimeout(r, 25));
+    },
     reset: () => {
       pages.clear();
       answers.clear();

@@ -195,7 +195,8 @@ describe("page API (product.md §2)", () => {
       ];
     });
     await page.goto(h.fake.shopUrl("/api2"));
-    const call = await eventually(() => h.fake.to("/v1/users/configs/").at(-1), 5000, "the config call");
+    // The call of /api2 (the one the queued calls ran before), not a late one of the page before.
+    const call = await eventually(() => h.fake.to("/v1/users/configs/").find((r) => r.body.current_page_path === "/api2"), 5000, "the config call");
     expect(call.body.user.properties.plan).toBe("gold");
     expect(call.body.user.properties.bad).toBeUndefined();
     expect(call.body.user.private_fields.tags).toEqual(["vip"]);

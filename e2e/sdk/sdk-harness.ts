@@ -40,6 +40,8 @@ export function useSdkHarness() {
       await Promise.race([Promise.all(open.map((c) => c.close())), new Promise((r) => (timer = setTimeout(r, 10_000)))]);
     } finally {
       clearTimeout(timer);
+      // A closed page's beacons can still be on their way: let them land in this test, not the next.
+      await h.fake.quiet(250, 3_000);
       h.fake.reset();
     }
   });
