@@ -151,6 +151,8 @@ describe("audiences", () => {
     });
     // A rule the builder can show, with a bad value: refused beside the field, nothing sent.
     await page.getByTestId("condition-json").fill(JSON.stringify({ cf_browser_version: { $vgt: "new" } }));
+    // The builder has taken the JSON (under load it can lag a click behind).
+    await expect.poll(() => page.getByLabel("Attribute of rule 1").inputValue()).toBe("cf_browser_version");
     await page.getByRole("button", { name: "Save audience" }).click();
     await expect.poll(() => page.getByText('Enter a version such as "120" or "17.4.1".').count()).toBe(1);
     expect(requests).toEqual([]);
