@@ -52,6 +52,26 @@ describe("GroupCommit", () => {
     expect(settled.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
   });
 
+  it("when a batch fails at once and its retries answer later, retries one by one, and the next batch waits for them", async () => {
+    const log: string[] = [];
+    const gc = new GroupCommit<number, number>((items) => {
+      if (items.length > 1) throw new Error("refused before it began"); // e.g. a batch check
+      return (async () => {
+        log.push(`begin ${items[0]}`);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        log.push(`end ${items[0]}`);
+        if (items[0] === 2) throw new Error("unlucky");
+        return [items[0]! * 10];
+      })();
+    });
+    const first = [1, 2, 3].map((x) => gc.submit(x));
+    await new Promise((resolve) => setImmediate(resolve)); // the batch is under way: its retries too
+    const later = gc.submit(4);
+    const settled = await Promise.allSettled([...first, later]);
+    expect(settled.map((r) => (r.status === "fulfilled" ? r.value : "rejected"))).toEqual([10, "rejected", 30, 40]);
+    expect(log).toEqual(["begin 1", "end 1", "begin 2", "end 2", "begin 3", "end 3", "begin 4", "end 4"]);
+  });
+
   it("flush commits at once (shutdown)", () => {
     const seen: number[] = [];
     const gc = new GroupCommit<number, number>((items) => (seen.push(...items), [...items]));

@@ -49,7 +49,15 @@ export class GroupCommit<T, R> {
       try {
         results = this.commit(batch.map((w) => w.item));
       } catch (error) {
-        this.failed(batch, error);
+        const retried = this.failed(batch, error);
+        if (retried) {
+          // A retry answered with a promise: the next batch waits for the retries, as for a batch.
+          this.running = retried.then(() => {
+            this.running = null;
+            return this.flush();
+          });
+          return this.running;
+        }
         continue;
       }
       if (results instanceof Promise) {
@@ -70,23 +78,43 @@ export class GroupCommit<T, R> {
     return Promise.resolve();
   }
 
-  // The transaction rolled back as a whole: commit each write alone, so one bad write fails only
-  // its own request.
-  private failed(batch: Waiting<T, R>[], error: unknown): void {
-    if (batch.length === 1) return batch[0]!.reject(error);
-    for (const w of batch) {
+  // The transaction rolled back as a whole: commit each write alone, in order, so one bad write
+  // fails only its own request. Synchronous retries are done on return; once a retry answers with
+  // a promise, it and the rest go one after another, and the promise of that is answered.
+  private failed(batch: Waiting<T, R>[], error: unknown): Promise<void> | null {
+    if (batch.length === 1) {
+      batch[0]!.reject(error);
+      return null;
+    }
+    for (let i = 0; i < batch.length; i++) {
+      const w = batch[i]!;
+      let one: R[] | Promise<R[]>;
       try {
-        const one = this.commit([w.item]);
-        if (one instanceof Promise) one.then((r) => w.resolve(r[0]!), w.reject);
-        else w.resolve(one[0]!);
+        one = this.commit([w.item]);
       } catch (e) {
         w.reject(e);
+        continue;
       }
+      if (!(one instanceof Promise)) {
+        w.resolve(one[0]!);
+        continue;
+      }
+      const rest = batch.slice(i + 1);
+      return one.then(
+        (r) => w.resolve(r[0]!),
+        (e: unknown) => w.reject(e),
+      ).then(() => this.oneByOne(rest));
     }
+    return null;
   }
 
   private async failedAsync(batch: Waiting<T, R>[], error: unknown): Promise<void> {
     if (batch.length === 1) return batch[0]!.reject(error);
+    await this.oneByOne(batch);
+  }
+
+  /** Commits each write alone, one after another. */
+  private async oneByOne(batch: Waiting<T, R>[]): Promise<void> {
     for (const w of batch) {
       try {
         w.resolve((await this.commit([w.item]))[0]!);
