@@ -22,6 +22,14 @@ afterEach(() => {
 
 const settings = { ...SETTINGS_DEFAULTS, domain: "shop.example" };
 
+/** A store on a fresh file, migrated, with account "a" (client key ck_a) named `name`. */
+function storeWithAccount(name = "A"): SqliteStore {
+  const store = new SqliteStore(tempFile());
+  store.migrate();
+  store.createAccount({ id: "a", name, client_key: "ck_a", settings });
+  return store;
+}
+
 describe("sharedAssignmentKey", () => {
   it("is experience:rule, the same for the same pair, also past the keys it keeps", () => {
     for (let i = 0; i < 100_010; i++) {
@@ -107,9 +115,7 @@ describe("migration 5: split cohorts and forced exposures", () => {
   });
 
   it("an assignment keeps its split through the visitor's record", () => {
-    const store = new SqliteStore(tempFile());
-    store.migrate();
-    store.createAccount({ id: "a", name: "A", client_key: "ck_a", settings });
+    const store = storeWithAccount();
     const user = { user_customer_id: "x", properties: {} } as never;
     store.commitClientWrites([
       {
@@ -133,9 +139,7 @@ describe("migration 5: split cohorts and forced exposures", () => {
 
 describe("the account revision", () => {
   it("moves with every write to the account, its experiences and its audiences, and only its own", () => {
-    const store = new SqliteStore(tempFile());
-    store.migrate();
-    store.createAccount({ id: "a", name: "A", client_key: "ck_a", settings });
+    const store = storeWithAccount();
     store.createAccount({ id: "b", name: "B", client_key: "ck_b", settings });
     const rev = (id: string) => store.getAccount(id)!.revision;
     const seen = [rev("a")];
@@ -181,9 +185,7 @@ describe("the account revision", () => {
   });
 
   it("keeps each visitor's assignments per experience, merges new ones, and drops a deleted experience's", () => {
-    const store = new SqliteStore(tempFile());
-    store.migrate();
-    store.createAccount({ id: "a", name: "A", client_key: "ck_a", settings });
+    const store = storeWithAccount();
     const exp = (id: string) => ({ id, account_id: "a", name: id, status: "draft" as const, kind: "ab_test" as const, priority: 0, pages: [], rules: [], goals: [] });
     store.saveExperience(exp("e1"));
     store.saveExperience(exp("e.2"));
@@ -276,9 +278,7 @@ describe("the account revision", () => {
   });
 
   it("saving an experience without a rule drops that rule's assignments, and only those", () => {
-    const store = new SqliteStore(tempFile());
-    store.migrate();
-    store.createAccount({ id: "a", name: "A", client_key: "ck_a", settings });
+    const store = storeWithAccount();
     const rule = (id: string) => ({ id, audience_id: null, behaviour: { id: `b_${id}`, name: id, traffic_allocation: 1, variations: [] } });
     const exp = { id: "e1", account_id: "a", name: "e1", status: "draft" as const, kind: "ab_test" as const, priority: 0, pages: [], rules: [rule("r1"), rule("r2")], goals: [] };
     store.saveExperience(exp);
@@ -300,9 +300,7 @@ describe("the account revision", () => {
   });
 
   it("fsyncs every commit but a batch of config calls only, whatever ran before", async () => {
-    const store = new SqliteStore(tempFile());
-    store.migrate();
-    store.createAccount({ id: "a", name: "A", client_key: "ck_a", settings });
+    const store = storeWithAccount();
     const db = (store as unknown as { db: Database.Database }).db;
     const FULL = 2;
     const NORMAL = 1;
@@ -347,9 +345,7 @@ describe("the account revision", () => {
   });
 
   it("exclusive transactions started together run one after the other, each seeing the other's commit", async () => {
-    const store = new SqliteStore(tempFile());
-    store.migrate();
-    store.createAccount({ id: "a", name: "0", client_key: "ck_a", settings });
+    const store = storeWithAccount("0");
     const increment = () =>
       store.exclusive(async (tx) => {
         const n = Number((await tx.getAccount("a"))!.name);
@@ -362,9 +358,7 @@ describe("the account revision", () => {
   });
 
   it("an exclusive function that awaits anything but its tx is rolled back and refused", async () => {
-    const store = new SqliteStore(tempFile());
-    store.migrate();
-    store.createAccount({ id: "a", name: "before", client_key: "ck_a", settings });
+    const store = storeWithAccount("before");
     const attempt = store.exclusive(async (tx) => {
       await tx.updateAccount("a", { name: "after" });
       await new Promise((resolve) => setTimeout(resolve, 5)); // would hold the lock and this node
@@ -381,9 +375,7 @@ describe("the account revision", () => {
   });
 
   it("another request's call while an exclusive transaction is open waits for it, and is not rolled back with it", async () => {
-    const store = new SqliteStore(tempFile());
-    store.migrate();
-    store.createAccount({ id: "a", name: "before", client_key: "ck_a", settings });
+    const store = storeWithAccount("before");
     let began!: () => void;
     const begun = new Promise<void>((resolve) => (began = resolve));
     let release!: () => void;
@@ -406,9 +398,7 @@ describe("the account revision", () => {
   });
 
   it("inside an exclusive function, the store itself and a nested exclusive are refused", async () => {
-    const store = new SqliteStore(tempFile());
-    store.migrate();
-    store.createAccount({ id: "a", name: "before", client_key: "ck_a", settings });
+    const store = storeWithAccount("before");
     // Twice: each exclusive turns its context off when done, and the next one back on.
     for (let round = 0; round < 2; round++) {
       await expect(store.exclusive(async () => store.getAccount("a"))).rejects.toThrow(/through its tx/);
@@ -427,9 +417,7 @@ describe("the account revision", () => {
   });
 
   it("an experience or audience id of one account cannot be overwritten from another", () => {
-    const store = new SqliteStore(tempFile());
-    store.migrate();
-    store.createAccount({ id: "a", name: "A", client_key: "ck_a", settings });
+    const store = storeWithAccount();
     store.createAccount({ id: "b", name: "B", client_key: "ck_b", settings });
     const exp = { id: "e", account_id: "a", name: "E", status: "draft" as const, kind: "ab_test" as const, priority: 0, pages: [], rules: [], goals: [] };
     store.saveExperience(exp);

@@ -38,10 +38,11 @@ export class AccountSnapshots {
     private readonly maxAccounts = DEFAULT_MAX_ACCOUNTS,
   ) {}
 
-  /** The client keys asked for since the last read, each with its pending answer. */
-  private batch: Map<string, Promise<PreparedAccount | null>> | null = null;
-  /** Settles in the check phase after the batch's requests arrived. */
-  private batchReady: Promise<void> | null = null;
+  /**
+   * The calls since the last read: each client key's pending answer, and `ready`, which settles
+   * in the check phase after their requests arrived.
+   */
+  private batch: { answers: Map<string, Promise<PreparedAccount | null>>; ready: Promise<void> } | null = null;
 
   /**
    * The account a client key names, with its decision data as of the current revision — read
@@ -49,21 +50,20 @@ export class AccountSnapshots {
    * the turn (see above).
    */
   byClientKey(clientKey: string): Promise<PreparedAccount | null> {
-    if (!this.batch || !this.batchReady) {
-      this.batch = new Map();
-      this.batchReady = new Promise<void>((resolve) =>
+    const batch = (this.batch ??= {
+      answers: new Map(),
+      ready: new Promise<void>((resolve) =>
         setImmediate(() => {
           // Calls from now on start the next batch: their requests may arrive after this read.
           this.batch = null;
-          this.batchReady = null;
           resolve();
         }),
-      );
-    }
-    let answer = this.batch.get(clientKey);
+      ),
+    });
+    let answer = batch.answers.get(clientKey);
     if (!answer) {
-      answer = this.batchReady.then(() => this.current(clientKey));
-      this.batch.set(clientKey, answer);
+      answer = batch.ready.then(() => this.current(clientKey));
+      batch.answers.set(clientKey, answer);
     }
     return answer;
   }
