@@ -231,4 +231,13 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       WHERE EXISTS (SELECT 1 FROM json_each(visitors.assignments_json) AS a WHERE instr(a.key, ':') = 0);
     `,
   },
+  {
+    version: 8,
+    name: "events by visitor",
+    sql: `
+      -- Live events filtered by visitor and a visitor's timeline (docs/api.md "Events"): one
+      -- visitor's events, newest first, without reading every event of the account.
+      CREATE INDEX events_account_user_seq ON events (account_id, user_id, seq);
+    `,
+  },
 ];
