@@ -140,6 +140,45 @@ describe("POST /v1/cfe/", () => {
   });
 });
 
+describe("looser forms a client may send are accepted and stored in the one form (product.md Appendix A)", () => {
+  it("derives event_customer_id from domain and name (spec §3 domain|name), or from the account's domain", async () => {
+    const { event_customer_id: _omitted, ...withDomain } = event("loose-1");
+    const { event_customer_id: _alsoOmitted, domain: _noDomain, ...bare } = { ...event("loose-2"), name: "add_to_cart", event_type: "TRACK" };
+    const piped = { ...bare, insert_id: "loose-3", name: "other.example|signup" };
+    const res = await post(`/v1/cfe/${q}`, { user: user(), events: [withDomain, bare, piped] });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ accepted: 3, duplicates: 0 });
+    const ids = store.listEvents(account.id, 10).map((e) => e.event_customer_id).sort();
+    expect(ids).toEqual(["littlesprouts.localhost|add_to_cart", "littlesprouts.localhost|page_view", "other.example|signup"]);
+  });
+
+  it("refuses an event with neither event_customer_id nor a name: nothing to derive it from", async () => {
+    const { event_customer_id: _a, name: _b, ...nameless } = event("loose-4");
+    const res = await post(`/v1/cfe/${q}`, { user: user(), events: [nameless] });
+    expect(res.statusCode).toBe(400);
+    expect(store.countEvents(account.id)).toBe(0);
+  });
+
+  it("takes requested_time and event_timestamp as ISO text, and refuses text that is no date", async () => {
+    const iso = "2026-09-22T10:00:00.000Z";
+    const summary = { config_id: "cfg_1", user_customer_id: "visitor-iso", requested_time: iso, variation_id: "var_price_control", experience_id: "exp_price_message", session_id: "s1" };
+    const ok = await post(`/v1/config/request/summary/${q}`, { user: user("visitor-iso"), summaries: [summary] });
+    expect(ok.statusCode).toBe(200);
+    // Stored as epoch milliseconds: the same summary sent in milliseconds is the same row.
+    const again = await post(`/v1/config/request/summary/${q}`, { user: user("visitor-iso"), summaries: [{ ...summary, requested_time: Date.parse(iso) }] });
+    expect(again.json()).toEqual({ accepted: 0, duplicates: 1 });
+    expect(store.countExposures(account.id)).toBe(1);
+
+    const ev = await post(`/v1/cfe/${q}`, { user: user(), events: [{ ...event("loose-iso"), event_timestamp: iso }] });
+    expect(ev.statusCode).toBe(200);
+    expect(store.listEvents(account.id, 10)[0]!.event_timestamp).toBe(Date.parse(iso));
+
+    const bad = await post(`/v1/config/request/summary/${q}`, { user: user("visitor-iso"), summaries: [{ ...summary, requested_time: "yesterday" }] });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.message).toContain("summaries[0].requested_time");
+  });
+});
+
 describe("the other client calls", () => {
   it("keeps nothing of the ids a summary names (a caller could fill a node's memory with them)", async () => {
     const kept = sharedAssignmentKeyCount();

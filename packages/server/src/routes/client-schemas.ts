@@ -8,6 +8,12 @@ import { configAnswerSchema } from "../schemas/config.js";
 
 const str = (maxLength = 1024) => ({ type: "string", maxLength }) as const;
 const strArray = { type: "array", maxItems: 100, items: str(256) } as const;
+/**
+ * A time as the script sends it (epoch milliseconds) or as looser clients do (ISO 8601 text):
+ * product.md Appendix A asks to accept the looser form. routes/client.ts turns text into
+ * milliseconds (epochMs) and refuses text that is no date.
+ */
+const time = { anyOf: [{ type: "number" }, { type: "string", minLength: 1, maxLength: 64 }] } as const;
 
 const user = {
   type: "object",
@@ -30,7 +36,7 @@ const configSummary = {
     config_id: { type: "string", minLength: 1, maxLength: 256 },
     version: { type: "number" },
     user_id: str(256),
-    requested_time: { type: "number" },
+    requested_time: time,
     variation_id: str(256),
     user_customer_id: { type: "string", minLength: 1, maxLength: 256 },
     session_id: str(256),
@@ -70,7 +76,10 @@ export const eventsBody = {
       maxItems: 500,
       items: {
         type: "object",
-        required: ["event_type", "event_customer_id", "insert_id", "event_timestamp"],
+        required: ["event_type", "insert_id", "event_timestamp"],
+        // Without event_customer_id it is derived from domain and name (spec §3 `domain|name`):
+        // a beacon cannot read a 400, so refusing a field the service can derive would lose data.
+        anyOf: [{ required: ["event_customer_id"] }, { required: ["name"] }],
         additionalProperties: false,
         properties: {
           properties: { type: "object", maxProperties: 500 },
@@ -79,7 +88,7 @@ export const eventsBody = {
           domain: str(253),
           name: str(512),
           insert_id: { type: "string", minLength: 1, maxLength: 128 },
-          event_timestamp: { type: "number" },
+          event_timestamp: time,
           session_id: str(256),
           last_page_duration: { type: "number" },
           pageview_seq_number: { type: "number" },

@@ -4,13 +4,15 @@
 
 import { createHash } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { isConfiguredDomain, normalizeEventType } from "@storefit/contract";
+import { eventCustomerId, isConfiguredDomain, normalizeEventType } from "@storefit/contract";
 import type {
   AlertRequest,
+  ConfigSummary,
   ConfigsRequest,
   DevicesRequest,
   EventsRequest,
   SummariesRequest,
+  TrackedEvent,
 } from "@storefit/contract";
 import { assignmentKey } from "../store/types.js";
 import type { Account, Assignment, ClientWrite, InsertResult, Store } from "../store/types.js";
@@ -290,7 +292,7 @@ export function clientRoutes(
     },
   );
 
-  app.post<{ Body: EventsRequest }>(
+  app.post<{ Body: AcceptedEventsRequest }>(
     "/v1/cfe/",
     {
       onRequest: resolveAccount,
@@ -307,7 +309,14 @@ export function clientRoutes(
     async (req) => {
       const account = req.account!;
       const userId = userIdOf(account.id, req.body.user.user_customer_id);
-      const events = req.body.events.map((e) => ({ ...e, event_type: normalizeEventType(e.event_type) }));
+      // Looser forms a client may send (product.md Appendix A) are stored in the one form.
+      const events = req.body.events.map(({ config_summary, ...e }, i): TrackedEvent => ({
+        ...e,
+        event_type: normalizeEventType(e.event_type),
+        event_customer_id: e.event_customer_id ?? eventCustomerId(e.name!, e.domain ?? account.settings.domain),
+        event_timestamp: epochMs(e.event_timestamp, `events[${i}].event_timestamp`),
+        ...(config_summary ? { config_summary: config_summary.map((s, j) => ({ ...s, requested_time: epochMs(s.requested_time, `events[${i}].config_summary[${j}].requested_time`) })) } : {}),
+      }));
       const nowMs = clock();
       const visitor = visitors.seen(account.id, userId);
       const touch = visitors.stale(visitor, nowMs);
@@ -317,7 +326,7 @@ export function clientRoutes(
     },
   );
 
-  app.post<{ Body: SummariesRequest }>(
+  app.post<{ Body: AcceptedSummariesRequest }>(
     "/v1/config/request/summary/",
     {
       onRequest: resolveAccount,
@@ -353,11 +362,13 @@ export function clientRoutes(
         const a = s.rule_id ? mine.get(assignmentKey(experienceId, s.rule_id)) : [...mine.values()].find((x) => x.experience_id === experienceId && x.variation_id === s.variation_id);
         return a && a.variation_id === s.variation_id ? a : undefined;
       };
-      const exposures = req.body.summaries.map((s) => {
+      const exposures = req.body.summaries.map((s, i) => {
         const uid = userIdOf(account.id, s.user_customer_id);
+        const requested_time = epochMs(s.requested_time, `summaries[${i}].requested_time`);
         const matched = s.experience_id ? assignmentShown(uid, s) : undefined;
         return {
           ...s,
+          requested_time,
           user_id: s.user_id ?? uid,
           probability: matched ? matched.probability : null,
           split: matched?.split ?? null,
@@ -420,4 +431,29 @@ export function clientRoutes(
       return { accepted: 1 };
     },
   );
+}
+
+/**
+ * What the client API accepts: the contract's shapes (what the script sends), with the looser
+ * forms product.md Appendix A allows; the routes store the contract's form.
+ */
+type AcceptedSummary = Omit<ConfigSummary, "requested_time"> & { requested_time: number | string };
+type AcceptedEvent = Omit<TrackedEvent, "event_customer_id" | "event_timestamp" | "config_summary"> & {
+  event_customer_id?: string;
+  event_timestamp: number | string;
+  config_summary?: AcceptedSummary[];
+};
+type AcceptedEventsRequest = Omit<EventsRequest, "events"> & { events: AcceptedEvent[] };
+type AcceptedSummariesRequest = Omit<SummariesRequest, "summaries"> & { summaries: AcceptedSummary[] };
+
+/**
+ * A time the client API accepts: epoch milliseconds (what the script sends) or ISO 8601 text
+ * (product.md Appendix A: accept the looser form, store the one form). Text that is no date is
+ * refused by name, before anything is stored.
+ */
+export function epochMs(value: number | string, field: string): number {
+  if (typeof value === "number") return value;
+  const ms = /^\d{4}-\d{2}-\d{2}/.test(value) ? Date.parse(value) : NaN;
+  if (!Number.isFinite(ms)) throw new HttpError(400, "invalid_body", `${field} must be epoch milliseconds or an ISO 8601 date (got ${JSON.stringify(value.slice(0, 40))})`);
+  return ms;
 }
