@@ -236,8 +236,39 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
     name: "events by visitor",
     sql: `
       -- Live events filtered by visitor and a visitor's timeline (docs/api.md "Events"): one
-      -- visitor's events, newest first, without reading every event of the account.
+      -- visitor's events and exposures, newest first, without reading all of the account's.
       CREATE INDEX events_account_user_seq ON events (account_id, user_id, seq);
+      CREATE INDEX exposures_account_user ON exposures (account_id, user_id, requested_time);
+    `,
+  },
+  {
+    version: 9,
+    name: "events: the fields results read, in columns",
+    sql: `
+      -- What the results and the events list read from an event, kept in columns filled at insert
+      -- (SqliteStore.writeEvents), so no query parses event_json: SQLite refuses JSON nested
+      -- deeper than 1,000 levels with an error, and one stored event like that made every results
+      -- query of its account fail (issue #17).
+      -- event_name: the event's name, else what follows the first "|" of event_customer_id.
+      -- revenue_amount: a REVENUE event's properties.revenue_amount when it is a finite number
+      -- > 0, or text that starts with one (as SQLite's CAST reads it); else 0; 0 for other types.
+      ALTER TABLE events ADD COLUMN event_name TEXT;
+      ALTER TABLE events ADD COLUMN revenue_amount REAL NOT NULL DEFAULT 0;
+      -- The backfill reads event_json only where json_valid says it parses (a row nested too
+      -- deep is not valid: its name comes from event_customer_id, its amount is 0). CASE is
+      -- evaluated lazily, AND need not be: hence the nesting.
+      UPDATE events SET
+        event_name = coalesce(
+          CASE WHEN json_valid(event_json) THEN
+            CASE WHEN json_type(event_json, '$.name') = 'text' THEN json_extract(event_json, '$.name') END
+          END,
+          substr(event_customer_id, instr(event_customer_id, '|') + 1)),
+        revenue_amount = CASE WHEN event_type = 'REVENUE' AND json_valid(event_json) THEN
+          CASE WHEN json_type(event_json, '$.properties.revenue_amount') IN ('integer', 'real', 'text') THEN
+            (SELECT CASE WHEN a > 0 AND a <= 1.7976931348623157e308 THEN a ELSE 0 END
+             FROM (SELECT CAST(json_extract(event_json, '$.properties.revenue_amount') AS REAL) AS a))
+          ELSE 0 END
+        ELSE 0 END;
     `,
   },
 ];
