@@ -97,6 +97,31 @@ describe("GET and PATCH /api/account", () => {
     expect(t.store.getAccount(t.account.id)).toEqual(t.account);
   });
 
+  it("refuses an owner's change to the states Storefit sets (403, nothing stored), and takes them back unchanged", async () => {
+    t.store.updateAccount(t.account.id, { settings: { ...t.account.settings, subscription_expired: true, personalized_users_limit_exceeded: true } });
+    const before = t.store.getAccount(t.account.id)!;
+    for (const settings of [
+      { subscription_expired: false },
+      { personalized_users_limit_exceeded: false },
+      { account_enabled: false },
+      // Refused as a whole: the allowed flag beside it is not stored either.
+      { spa_mode: true, subscription_expired: false },
+    ]) {
+      const res = await call(t.app, owner, "PATCH", "/api/account", { settings });
+      expect(res.statusCode, JSON.stringify(settings)).toBe(403);
+      expect(res.headers["content-type"]).toContain("application/json");
+      const name = Object.keys(settings).find((k) => k !== "spa_mode")!;
+      expect(res.json()).toMatchObject({ error: { code: "forbidden", message: expect.stringContaining(`(${name}) is set by Storefit`) as unknown } });
+    }
+    expect(t.store.getAccount(t.account.id)).toEqual(before);
+    // The stored values sent back (a client PATCHing the settings it read) are accepted.
+    const res = await call(t.app, owner, "PATCH", "/api/account", {
+      settings: { spa_mode: true, account_enabled: true, subscription_expired: true, personalized_users_limit_exceeded: true },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(t.store.getAccount(t.account.id)!.settings).toMatchObject({ spa_mode: true, subscription_expired: true, personalized_users_limit_exceeded: true });
+  });
+
   it("keeps a settings pattern that does not compile (spec Appendix A: it matches nothing) and a safe one", async () => {
     const res = await call(t.app, owner, "PATCH", "/api/account", { settings: { page_blacklist: ["^/admin(", "^/checkout/[a-z-]+$"] } });
     expect(res.statusCode, res.body).toBe(200);

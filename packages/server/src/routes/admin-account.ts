@@ -2,7 +2,9 @@
 // reads the account; only owners change it, its members and its keys (product.md §3 roles).
 
 import type { FastifyInstance } from "fastify";
+import { SETTINGS_DEFAULTS } from "@storefit/contract";
 import type {
+  AccountFlags,
   AccountPatch,
   AccountView,
   Member,
@@ -47,6 +49,27 @@ export function accountView(a: Account): AccountView {
   };
 }
 
+/**
+ * Account states Storefit sets (a disabled account, a lapsed subscription, the plan's visitor limit
+ * reached): the script obeys them and the dashboard shows them, but an operator cannot lift them by
+ * editing the settings. Sending the stored value back is accepted, so a client that PATCHes the
+ * settings it read keeps working.
+ */
+const PROVIDER_STATES = {
+  account_enabled: "Whether the account is enabled",
+  subscription_expired: "Whether the subscription has expired",
+  personalized_users_limit_exceeded: "Whether the plan's visitor limit is reached",
+} as const satisfies Partial<Record<keyof AccountFlags, string>>;
+
+function refuseProviderStates(stored: AccountFlags, patch: Partial<AccountFlags>): void {
+  for (const [name, what] of Object.entries(PROVIDER_STATES) as [keyof typeof PROVIDER_STATES, string][]) {
+    const given = patch[name];
+    if (given !== undefined && given !== (stored[name] ?? SETTINGS_DEFAULTS[name])) {
+      throw new HttpError(403, "forbidden", `${what} (${name}) is set by Storefit and cannot be changed through the account settings`);
+    }
+  }
+}
+
 const memberView = (o: Operator): Member => ({ id: o.id, email: o.email, role: o.role });
 const keyView = (k: SecretKeyRecord): SecretKeyView => ({
   id: k.id,
@@ -77,7 +100,10 @@ export function accountRoutes(app: FastifyInstance, opts: AdminOptions): void {
     {
       onRequest: owner,
       schema: {
-        ...doc("Change the name or settings (owner); each settings field given replaces the stored one"),
+        ...doc(
+          "Change the name or settings (owner); each settings field given replaces the stored one. The states Storefit sets " +
+            "(account_enabled, subscription_expired, personalized_users_limit_exceeded) are refused with 403 unless sent unchanged",
+        ),
         body: accountPatchBody,
         response: { 200: accountViewSchema, ...errorResponses(400, 401, 403, 413, 415, 503) },
       },
@@ -90,6 +116,7 @@ export function accountRoutes(app: FastifyInstance, opts: AdminOptions): void {
       const updated = await store.exclusive(async (tx) => {
         const account = await tx.getAccount(accountId);
         if (!account) throw new HttpError(404, "not_found");
+        if (req.body.settings) refuseProviderStates(account.settings, req.body.settings);
         return await tx.updateAccount(accountId, {
           ...(req.body.name !== undefined ? { name: req.body.name } : {}),
           ...(req.body.settings ? { settings: { ...account.settings, ...req.body.settings } } : {}),
