@@ -55,3 +55,18 @@ export const CLIENT_PATHS = {
   devices: (userId: string) => `/v1/users/${encodeURIComponent(userId)}/devices/`,
   alerts: "/v1/alerts/",
 } as const;
+
+/**
+ * Issue #16, exposure-only configs: when a visitor is assigned to a variation that changes nothing
+ * on the page (a plain control), the config answer carries one config for the experience whose
+ * config_customer_id and config_id are this prefix followed by the experience id, with
+ * `variation: null`, `variation_data_type: "JSON"`, `properties: { system_created: true }` and the
+ * experience_behaviour_response of the assignment. A spec-compliant script applies nothing for it
+ * (no element_path) and sends its config summary like any other config, so both arms of a test
+ * are exposed. docs/embedding.md "Exposure-only configs".
+ */
+export const EXPOSURE_CONFIG_PREFIX = "cf_exposure_";
+
+/** Whether a config is an exposure-only config (by its config_id, the id summaries carry). */
+export const isExposureConfig = (config: { config_id?: unknown } | null | undefined): boolean =>
+  !!config && typeof config.config_id === "string" && config.config_id.startsWith(EXPOSURE_CONFIG_PREFIX);
