@@ -282,6 +282,12 @@ export type ConfigsRequest = {
   preferred_experiences?: string[];
   cfid?: string;
   preview_mode?: boolean;
+  /**
+   * Our addition: the operator's preview token (minted by the admin API, signed by the service).
+   * `preview_mode` is honoured only with a valid, unexpired token of the account; without one the
+   * call is answered as a normal visit.
+   */
+  preview_token?: string;
   current_page_path: string;
   current_domain: string;
   session_id?: string;

@@ -130,8 +130,13 @@ async function init(): Promise<void> {
   const params = parseUrlParams(loc.search);
   const prefix = storagePrefix(s?.client_key ?? "");
   const previewKey = prefix + "preview";
+  const previewTokenKey = previewKey + "_token";
   if (params.preview === true) storageSet("sessionStorage", previewKey, "1");
-  if (params.preview === false) storageRemove("sessionStorage", previewKey);
+  if (params.previewToken) storageSet("sessionStorage", previewTokenKey, params.previewToken);
+  if (params.preview === false) {
+    storageRemove("sessionStorage", previewKey);
+    storageRemove("sessionStorage", previewTokenKey);
+  }
   const outboundKey = prefix + "ob";
   const g = gate({
     settings: s,
@@ -228,7 +233,8 @@ async function init(): Promise<void> {
       ...(params.desired.length ? { desired_experiences: params.desired } : {}),
       ...(params.preferred.length ? { preferred_experiences: params.preferred } : {}),
       ...(params.cfid ? { cfid: params.cfid } : {}),
-      ...(preview ? { preview_mode: true } : {}),
+      // Without a valid token the service answers running experiences only (auth/preview-token.ts).
+      ...(preview ? { preview_mode: true, preview_token: storageGet("sessionStorage", previewTokenKey) ?? undefined } : {}),
     };
     const res = await post(ep, CLIENT_PATHS.configs, request);
     if (current !== inst) return;

@@ -17,6 +17,13 @@ export const CAMPAIGN_KEYS = [
 
 export type CampaignKey = (typeof CAMPAIGN_KEYS)[number];
 
+/**
+ * The operator's preview token (our name; docs/dashboard.md "Preview links"): the service shows
+ * draft and paused experiences in preview only with it. Taken out of the address bar, so a copied
+ * address or a Referer does not carry it on.
+ */
+export const PREVIEW_TOKEN_PARAM = "cf_preview_token";
+
 /** Long-URL parameter and tiny id of outbound links (spec §4 outbound-only gating; our names). */
 export const LONG_URL_PARAM = "cf_long_url";
 export const TINY_ID_PARAM = "cf_tiny_id";
@@ -29,6 +36,8 @@ export type UrlParams = {
   redirected: boolean;
   /** `customfit_preview` present: true turns preview on, "0"/"false" turns it off; absent: null. */
   preview: boolean | null;
+  /** `cf_preview_token`, kept with the session's preview flag and sent in the config call. */
+  previewToken?: string;
   edit: boolean;
   desired: string[];
   preferred: string[];
@@ -84,6 +93,11 @@ export function parseUrlParams(search: string): UrlParams {
   for (const k of ["email", "cfid", "cfsid"] as const) {
     const v = q.get(k);
     if (v) out[k] = v;
+  }
+  const token = q.get(PREVIEW_TOKEN_PARAM);
+  if (token) {
+    out.previewToken = token;
+    out.strip.push(PREVIEW_TOKEN_PARAM);
   }
   q.forEach((value, key) => {
     const tagScope = TAG_PARAMS[key as keyof typeof TAG_PARAMS];
