@@ -271,4 +271,17 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
         ELSE 0 END;
     `,
   },
+  {
+    version: 10,
+    name: "service secrets",
+    sql: `
+      -- Secrets of this installation, made once and shared by every node on the database: the
+      -- key that signs operators' preview tokens (auth/preview-token.ts).
+      CREATE TABLE service_secrets (
+        name TEXT PRIMARY KEY,
+        value TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      );
+    `,
+  },
 ];
