@@ -284,4 +284,13 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       );
     `,
   },
+  {
+    version: 11,
+    name: "experiences: mutually exclusive group",
+    sql: `
+      -- The experience's mutually exclusive group as JSON {"name","start","end"} (contract
+      -- ExclusionGroup), NULL when it is in none. Read whole with the experience, like its rules.
+      ALTER TABLE experiences ADD COLUMN exclusion_group_json TEXT;
+    `,
+  },
 ];
