@@ -26,7 +26,9 @@ import type {
   NewAudience,
   NewExperience,
   Operator,
+  PageViews,
   ResultsAggregate,
+  ResultsRange,
   SecretKeyRecord,
   Store,
   StoredEvent,
@@ -116,7 +118,7 @@ const FIRST_EXPOSURES = `
     FROM exposures
     WHERE account_id = @account AND experience_id = @experience AND user_id IS NOT NULL AND forced = 0
   ),
-  first AS (SELECT seq, user_id, variation_id, t, probability FROM ranked WHERE rn = 1)`;
+  first AS (SELECT seq, user_id, variation_id, t, probability FROM ranked WHERE rn = 1 AND t >= @from_ms AND t < @to_ms)`;
 
 /**
  * A visitor's first exposure to the experience, for a row `h` with a user_id: the same order as
@@ -199,7 +201,7 @@ function goalSumsQuery(
              CASE WHEN e.event_type IN ('${NAMED_TYPES.join("', '")}') THEN ${EVENT_NAME} END AS name,
              CASE WHEN e.event_type = 'REVENUE' THEN ${REVENUE_AMOUNT} ELSE 0 END AS amount
       FROM events e
-      WHERE e.account_id = @account AND (${kept.join(" OR ")})
+      WHERE e.account_id = @account AND e.event_timestamp < @to_ms AND (${kept.join(" OR ")})
     ),
     hits AS MATERIALIZED (
       SELECT s.user_id, s.ts, g.goal_id, g.cap, s.amount
@@ -227,7 +229,7 @@ function goalSumsQuery(
              sum(CASE WHEN ts >= t THEN amount ELSE 0 END) AS post_amount,
              sum(CASE WHEN ts < t THEN amount ELSE 0 END) AS pre_amount
       FROM placed
-      WHERE t IS NOT NULL
+      WHERE t >= @from_ms AND t < @to_ms
       GROUP BY user_id, variation_id, goal_id, cap
     ),
     capped AS (
@@ -256,6 +258,12 @@ const NEW_PAGE_PATHS_SQL = `
 /** Page paths remembered per account (see `pagePaths`); beyond these, the paths are read again each time. */
 const PAGE_PATH_CACHE_ACCOUNTS = 64;
 const PAGE_PATH_CACHE_PATHS = 50_000;
+
+/** A results range as statement parameters; an open bound is the farthest safe integer (SQLite compares it as any other). */
+const rangeParams = (range: ResultsRange) => ({
+  from_ms: range.from_ms ?? Number.MIN_SAFE_INTEGER,
+  to_ms: range.to_ms ?? Number.MAX_SAFE_INTEGER,
+});
 
 /** The last millisecond of year 9999: a browser clock beyond it (or before 1970) has no day. */
 const MAX_DATE_MS = 253_402_300_799_999;
@@ -318,7 +326,7 @@ const STORE_METHOD_SET: Record<Exclude<keyof Store, "exclusive">, true> = {
   saveAudience: true, getAudience: true, listAudiences: true, deleteAudience: true, touchVisitor: true,
   countVisitors: true, getAssignments: true, countAssignments: true, commitClientWrites: true, insertEvents: true,
   countEvents: true, hasEvent: true, listEvents: true, insertExposures: true, countExposures: true, listExposures: true,
-  exposureVisitors: true, resultsVersion: true, resultsAggregate: true, addDevices: true, countDevices: true,
+  exposureVisitors: true, resultsVersion: true, resultsAggregate: true, pageViews: true, addDevices: true, countDevices: true,
   addAlert: true, countAlerts: true,
 };
 const STORE_METHODS = Object.keys(STORE_METHOD_SET);
@@ -1047,17 +1055,17 @@ export class SqliteStore implements Store {
     }));
   }
 
-  exposureVisitors(accountId: string, experienceId: string): { distinct: number; byVariation: VariationVisitors[] } {
+  exposureVisitors(accountId: string, experienceId: string, range: ResultsRange = {}): { distinct: number; byVariation: VariationVisitors[] } {
+    const params = { account: accountId, experience: experienceId, ...rangeParams(range) };
+    const inRange = "requested_time >= @from_ms AND requested_time < @to_ms";
     const distinct = count(
-      this.sql("SELECT count(DISTINCT user_id) AS n FROM exposures WHERE account_id = ? AND experience_id = ? AND forced = 0").get(
-        accountId,
-        experienceId,
-      ),
+      this.sql(`SELECT count(DISTINCT user_id) AS n FROM exposures WHERE account_id = @account AND experience_id = @experience AND forced = 0 AND ${inRange}`).get(params),
     );
     const byVariation = this.sql(
       `SELECT variation_id, count(DISTINCT user_id) AS visitors FROM exposures
-       WHERE account_id = ? AND experience_id = ? AND user_id IS NOT NULL AND forced = 0 GROUP BY variation_id ORDER BY variation_id`,
-    ).all(accountId, experienceId) as VariationVisitors[];
+       WHERE account_id = @account AND experience_id = @experience AND user_id IS NOT NULL AND forced = 0 AND ${inRange}
+       GROUP BY variation_id ORDER BY variation_id`,
+    ).all(params) as VariationVisitors[];
     return { distinct, byVariation };
   }
 
@@ -1075,8 +1083,8 @@ export class SqliteStore implements Store {
     return { revision: row.revision ?? 0, eventSeq: row.eventSeq ?? 0, exposureSeq: row.exposureSeq ?? 0 };
   }
 
-  resultsAggregate(accountId: string, experienceId: string, goals: readonly GoalDefinition[]): ResultsAggregate {
-    const experience = { account: accountId, experience: experienceId };
+  resultsAggregate(accountId: string, experienceId: string, goals: readonly GoalDefinition[], range: ResultsRange = {}): ResultsAggregate {
+    const experience = { account: accountId, experience: experienceId, ...rangeParams(range) };
     // One snapshot: the exposures, the page paths and the goal sums see the same rows.
     return this.db.transaction((): ResultsAggregate => {
       const exposures = (this.sql(EXPOSURE_DAYS_SQL).all(experience) as (Omit<ExposureDay, "date"> & { day: number | null })[]).map(
@@ -1094,6 +1102,20 @@ export class SqliteStore implements Store {
         this.goalPaths = new Map();
       }
     })();
+  }
+
+  pageViews(accountId: string, range: ResultsRange, limit: number): PageViews {
+    const params = { account: accountId, ...rangeParams(range), limit };
+    const where = "account_id = @account AND event_type = 'PAGE' AND event_timestamp >= @from_ms AND event_timestamp < @to_ms";
+    return this.db.transaction(
+      (): PageViews => ({
+        byDomain: this.sql(`SELECT domain, count(*) AS views FROM events WHERE ${where} GROUP BY domain ORDER BY views DESC`).all(params) as PageViews["byDomain"],
+        pages: this.sql(
+          `SELECT domain, page_path, count(*) AS views FROM events WHERE ${where} AND page_path IS NOT NULL
+           GROUP BY domain, page_path ORDER BY views DESC, domain, page_path LIMIT @limit`,
+        ).all(params) as PageViews["pages"],
+      }),
+    )();
   }
 
   /**

@@ -163,6 +163,19 @@ export type InsertResult = { accepted: number; duplicates: number };
 export type VariationVisitors = { variation_id: string; visitors: number };
 
 /**
+ * A results date range (docs/results.md "Date range"): milliseconds of the browser's clock,
+ * `from_ms` included, `to_ms` excluded. Visitors count when their first exposure is inside it;
+ * their conversions when they happen before `to_ms`. Absent bounds: open.
+ */
+export type ResultsRange = { from_ms?: number; to_ms?: number };
+
+/** Store.pageViews: page views per domain, and the most viewed pages. */
+export type PageViews = {
+  byDomain: { domain: string; views: number }[];
+  pages: { domain: string; page_path: string; views: number }[];
+};
+
+/**
  * The sufficient statistics of an experience's results (docs/results.md), summed per variation
  * in the database so that no per-visitor row leaves it. A visitor belongs to the variation of
  * their first exposure to the experience (earliest requested_time); a goal's "post" part counts
@@ -300,15 +313,21 @@ export interface Store {
   countExposures(accountId: string): Awaitable<number>;
   listExposures(accountId: string, limit: number): Awaitable<StoredExposure[]>;
   /** Distinct visitors (user_id) exposed to one experience, in all and per variation. */
-  exposureVisitors(accountId: string, experienceId: string): Awaitable<{ distinct: number; byVariation: VariationVisitors[] }>;
+  exposureVisitors(accountId: string, experienceId: string, range?: ResultsRange): Awaitable<{ distinct: number; byVariation: VariationVisitors[] }>;
   /**
    * What an account's results depend on besides the experience and the query (results/cache.ts):
    * the account's revision, its last event's seq and the last exposure's seq (0: none). Cheap: no
    * scan.
    */
   resultsVersion(accountId: string): Awaitable<{ revision: number; eventSeq: number; exposureSeq: number }>;
+  /**
+   * The account's page views (PAGE events) with a browser time in `range`: their number per
+   * domain, and the `limit` most viewed (domain, page path) pairs with their numbers. For the
+   * results' diagnostics (docs/results.md "Few visitors"), read only when visitors are few.
+   */
+  pageViews(accountId: string, range: ResultsRange, limit: number): Awaitable<PageViews>;
   /** The experience's results as sufficient statistics, read in one consistent snapshot. */
-  resultsAggregate(accountId: string, experienceId: string, goals: readonly GoalDefinition[]): Awaitable<ResultsAggregate>;
+  resultsAggregate(accountId: string, experienceId: string, goals: readonly GoalDefinition[], range?: ResultsRange): Awaitable<ResultsAggregate>;
 
   addDevices(accountId: string, devices: readonly DeviceRecord[], now: string): Awaitable<InsertResult>;
   countDevices(accountId: string): Awaitable<number>;
