@@ -5,6 +5,7 @@ import type { FastifyInstance } from "fastify";
 import type { ConfigsResponse } from "@storefit/contract";
 import { DEMO_CLIENT_KEY } from "../src/seed/demo.js";
 import { answerBuffer, pageUrlCacheSize } from "../src/routes/client.js";
+import { mintPreviewToken, previewTokenKey } from "../src/auth/preview-token.js";
 import type { Account } from "../src/store/types.js";
 import { sharedAssignmentKeyCount } from "../src/store/types.js";
 import type { SqliteStore } from "../src/store/sqlite.js";
@@ -506,7 +507,9 @@ describe("preview mode", () => {
   it("answers a draft experience and stores no visitor and no assignment", async () => {
     const draft = structuredClone(store.getExperience(account.id, "exp_price_message")!);
     store.saveExperience({ ...draft, id: "exp_draft_price", status: "draft", priority: 99 });
-    const body = { user: user("v-preview"), current_page_path: usProduct(), current_domain: "littlesprouts.localhost", preview_mode: true };
+    // An operator's preview token (auth/preview-token.ts; preview-token.test.ts: none is a normal visit).
+    const preview_token = mintPreviewToken(await previewTokenKey(store), account.id, FIXED_NOW).token;
+    const body = { user: user("v-preview"), current_page_path: usProduct(), current_domain: "littlesprouts.localhost", preview_mode: true, preview_token };
     const res = await post(`/v1/users/configs/${q}`, body);
     const configs = Object.values((res.json() as ConfigsResponse).configs);
     expect(configs[0]!.experience_behaviour_response?.experience_id).toBe("exp_draft_price");

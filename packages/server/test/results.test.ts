@@ -11,6 +11,7 @@ import type { ArmModel, SimulatedVisitor } from "../src/seed/demo-data.js";
 import { pickVariation } from "../src/decide/decide.js";
 import { unitHash } from "../src/decide/hash.js";
 import { userIdFor } from "../src/routes/client.js";
+import { mintPreviewToken, previewTokenKey } from "../src/auth/preview-token.js";
 import { SqliteStore } from "../src/store/sqlite.js";
 import type { ClientWrite, Exposure, NewExperience } from "../src/store/types.js";
 import { addOperator, addOtherAccount, call, DEMO_CLIENT_KEY, FIXED_NOW, FORM, MEMBER_PASSWORD, OTHER, SHOP_ORIGIN, signedInEachTest, signIn, user } from "./helpers.js";
@@ -1030,7 +1031,8 @@ describe("through the client API: split cohorts and forced exposures", () => {
 
   it("a preview visit is forced too; a desired visit naming the visitor's own randomised variation counts", async () => {
     t.store.saveExperience(experience());
-    const shown = await configCall("previewer", { preview_mode: true });
+    const preview_token = mintPreviewToken(await previewTokenKey(t.store), t.account.id, FIXED_NOW).token;
+    const shown = await configCall("previewer", { preview_mode: true, preview_token });
     await summary("previewer", shown, START);
     expect(t.store.listExposures(t.account.id, 10)[0]).toMatchObject({ forced: true, probability: null });
 

@@ -16,6 +16,7 @@ import { sessionRoutes } from "./admin-session.js";
 import { accountRoutes } from "./admin-account.js";
 import { experienceRoutes } from "./admin-experiences.js";
 import { audienceRoutes } from "./admin-audiences.js";
+import { previewRoutes } from "./admin-preview.js";
 
 export type AdminOptions = AccessOptions & {
   store: Store;
@@ -39,6 +40,7 @@ export function adminRoutes(app: FastifyInstance, opts: AdminOptions): void {
   accountRoutes(app, opts);
   experienceRoutes(app, opts);
   audienceRoutes(app, opts);
+  previewRoutes(app, opts);
 
   app.get<{ Querystring: { limit?: string; type?: string; domain?: string; q?: string } }>(
     "/api/events",

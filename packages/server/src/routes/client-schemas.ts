@@ -5,6 +5,7 @@
 
 import type { SecurityRequirement } from "../schemas/common.js";
 import { configAnswerSchema } from "../schemas/config.js";
+import { PREVIEW_TOKEN_MAX_LENGTH } from "../auth/preview-token.js";
 
 const str = (maxLength = 1024) => ({ type: "string", maxLength }) as const;
 const strArray = { type: "array", maxItems: 100, items: str(256) } as const;
@@ -57,6 +58,7 @@ export const configsBody = {
     preferred_experiences: strArray,
     cfid: str(256),
     preview_mode: { type: "boolean" },
+    preview_token: { type: "string", maxLength: PREVIEW_TOKEN_MAX_LENGTH },
     current_page_path: str(4096),
     current_domain: { type: "string", minLength: 1, maxLength: 253 },
     session_id: str(256),

@@ -19,6 +19,7 @@ import type { Account, Assignment, ClientWrite, InsertResult, Store } from "../s
 import { GroupCommit } from "../store/group-commit.js";
 import { attributesOf } from "../decide/conditions.js";
 import { decide } from "../decide/decide.js";
+import { isValidPreviewToken, previewTokenKey } from "../auth/preview-token.js";
 import type { AccountSnapshots, PreparedAccount } from "../decide/snapshots.js";
 import { RecentVisitors } from "../decide/visitors.js";
 import { PairMemo } from "../util/pair-memo.js";
@@ -248,7 +249,7 @@ export function clientRoutes(
       schema: {
         summary: "Configs for a visitor on a page (spec §7 config call)",
         description:
-          "Decides the running experiences whose pages match, first matching rule, sticky assignment, traffic allocation, weighted variation, priority per element. preview_mode: any status but archived, no audience or traffic check, nothing stored. desired_experiences: \"expId\" or \"expId:variationId\" forces; preferred_experiences win element conflicts over priority.",
+          "Decides the running experiences whose pages match, first matching rule, sticky assignment, traffic allocation, weighted variation, priority per element. preview_mode with a valid preview_token of the account (POST /api/preview-token): any status but archived, no audience or traffic check, nothing stored; without one, a normal visit. desired_experiences: \"expId\" or \"expId:variationId\" forces; preferred_experiences win element conflicts over priority.",
         tags: ["client"],
         security: CLIENT_SECURITY,
         querystring: cfencQuery,
@@ -261,11 +262,13 @@ export function clientRoutes(
       const { account, experiences, audiences, planCache } = req.prepared!;
       const body = req.body;
       const userId = userIdOf(account.id, body.user.user_customer_id);
-      const preview = body.preview_mode === true;
       const nowMs = clock();
+      // Preview shows drafts: only with a token an operator of this account got from the admin
+      // API. Without one the call is a normal visit (no error: a stale link shows the live shop).
+      const preview = body.preview_mode === true && isValidPreviewToken(await previewTokenKey(store), account.id, body.preview_token, nowMs);
       const visitor = preview ? null : await visitors.entry(account.id, userId, account.revision);
       const decision = decide({
-        request: body,
+        request: body.preview_mode === true && !preview ? { ...body, preview_mode: false } : body,
         visitorId: body.user.user_customer_id,
         experiences,
         audiences,

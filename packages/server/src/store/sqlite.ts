@@ -327,7 +327,7 @@ const STORE_METHOD_SET: Record<Exclude<keyof Store, "exclusive">, true> = {
   countVisitors: true, getAssignments: true, countAssignments: true, commitClientWrites: true, insertEvents: true,
   countEvents: true, hasEvent: true, listEvents: true, insertExposures: true, countExposures: true, listExposures: true,
   exposureVisitors: true, resultsVersion: true, resultsAggregate: true, pageViews: true, addDevices: true, countDevices: true,
-  addAlert: true, countAlerts: true,
+  addAlert: true, countAlerts: true, serviceSecret: true,
 };
 const STORE_METHODS = Object.keys(STORE_METHOD_SET);
 
@@ -676,6 +676,12 @@ export class SqliteStore implements Store {
         accountId,
       ) as Row[]
     ).map(secretKeyFromRow);
+  }
+
+  serviceSecret(name: string, make: () => string): string {
+    // INSERT OR IGNORE: nodes starting together keep the first one's value, and all read it.
+    this.sql("INSERT OR IGNORE INTO service_secrets (name, value, created_at) VALUES (?, ?, ?)").run(name, make(), new Date().toISOString());
+    return (this.sql("SELECT value FROM service_secrets WHERE name = ?").get(name) as { value: string }).value;
   }
 
   useSecretKey(keyHash: string, now: string): SecretKeyRecord | null {

@@ -272,6 +272,12 @@ export interface Store {
   useSecretKey(keyHash: string, now: string): Awaitable<SecretKeyRecord | null>;
   revokeSecretKey(accountId: string, id: string, now: string): Awaitable<boolean>;
 
+  /**
+   * A secret of this installation by name (migration 10): the stored value, or `make()`'s stored
+   * first. Every node reads the same value.
+   */
+  serviceSecret(name: string, make: () => string): Awaitable<string>;
+
   /** Inserts or replaces (by id, within the account) an experience. */
   saveExperience(experience: NewExperience): Awaitable<Experience>;
   getExperience(accountId: string, id: string): Awaitable<Experience | null>;
