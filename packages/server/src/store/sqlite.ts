@@ -326,7 +326,7 @@ const STORE_METHOD_SET: Record<Exclude<keyof Store, "exclusive">, true> = {
   saveAudience: true, getAudience: true, listAudiences: true, deleteAudience: true, touchVisitor: true,
   countVisitors: true, getAssignments: true, countAssignments: true, commitClientWrites: true, insertEvents: true,
   countEvents: true, hasEvent: true, listEvents: true, insertExposures: true, countExposures: true, listExposures: true,
-  exposureVisitors: true, resultsVersion: true, resultsAggregate: true, pageViews: true, addDevices: true, countDevices: true,
+  exposureVisitors: true, resultsVersion: true, resultsAggregate: true, pageViews: true, pageVisitors: true, addDevices: true, countDevices: true,
   addAlert: true, countAlerts: true, serviceSecret: true,
 };
 const STORE_METHODS = Object.keys(STORE_METHOD_SET);
@@ -1122,6 +1122,18 @@ export class SqliteStore implements Store {
         ).all(params) as PageViews["pages"],
       }),
     )();
+  }
+
+  pageVisitors(accountId: string, range: ResultsRange, pages: readonly { domain: string; page_path: string }[]): number {
+    if (!pages.length) return 0;
+    return count(
+      this.sql(
+        // One pass over the account's events; the pages become a lookup table (IN with a subquery).
+        `SELECT count(DISTINCT e.user_id) AS n FROM events e
+         WHERE e.account_id = @account AND e.event_type = 'PAGE' AND e.event_timestamp >= @from_ms AND e.event_timestamp < @to_ms
+           AND (e.domain, e.page_path) IN (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(@pages))`,
+      ).get({ account: accountId, ...rangeParams(range), pages: JSON.stringify(pages.map((p) => [p.domain, p.page_path])) }),
+    );
   }
 
   /**

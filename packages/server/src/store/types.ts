@@ -332,6 +332,8 @@ export interface Store {
    * results' diagnostics (docs/results.md "Few visitors"), read only when visitors are few.
    */
   pageViews(accountId: string, range: ResultsRange, limit: number): Awaitable<PageViews>;
+  /** Distinct visitors with a page view (browser time in `range`) on one of these pages. */
+  pageVisitors(accountId: string, range: ResultsRange, pages: readonly { domain: string; page_path: string }[]): Awaitable<number>;
   /** The experience's results as sufficient statistics, read in one consistent snapshot. */
   resultsAggregate(accountId: string, experienceId: string, goals: readonly GoalDefinition[], range?: ResultsRange): Awaitable<ResultsAggregate>;
 
