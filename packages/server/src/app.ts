@@ -4,13 +4,16 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import Fastify from "fastify";
-import type { FastifyError, FastifyInstance } from "fastify";
+import type { FastifyError, FastifyInstance, FastifyServerOptions } from "fastify";
 import cookie from "@fastify/cookie";
 import fastifyStatic from "@fastify/static";
 import { MAX_BODY_BYTES } from "@storefit/contract";
 import type { Store } from "./store/types.js";
 import { AccountSnapshots } from "./decide/snapshots.js";
 import { HttpError, sendError } from "./http/errors.js";
+import { DASHBOARD_CSP, DEFAULT_SERVER_LIMITS, bodyLimitFor, formatBytes, jsonLimitsFor } from "./http/edge.js";
+import type { ServerLimits } from "./http/edge.js";
+import { jsonLimitProblem } from "./http/json-limits.js";
 import { openApiRoutes } from "./http/openapi.js";
 import { DEFAULT_RATE_LIMITS, TokenBuckets } from "./http/rate-limit.js";
 import type { RateLimit, RateLimits } from "./http/rate-limit.js";
@@ -25,16 +28,38 @@ export type AppOptions = {
   store: Store;
   /** Milliseconds since the epoch; tests pass a fixed clock. */
   clock?: () => number;
-  log?: boolean;
+  /** Log to stdout (true), not at all (false, the default), or to a logger of the caller's (tests). */
+  log?: boolean | FastifyServerOptions["loggerInstance"];
   /** Where storefit.js lives (default: packages/sdk/dist). */
   sdkDir?: string;
   /** The dashboard's built files (default: packages/dashboard/dist); absent → not served. */
   dashboardDir?: string;
   /** The public origin of the service, used as api_host in snippets (default: from the request). */
   publicUrl?: string;
+  /**
+   * Without publicUrl: the origins (`scheme://host[:port]`) whose Host header the snippet may name
+   * as api_host; another Host gets the first of them (docs/security.md). Loopback hosts always may.
+   */
+  publicOrigins?: string[];
+  /** Time-outs and caps of the node HTTP server (defaults: DEFAULT_SERVER_LIMITS). */
+  serverLimits?: Partial<ServerLimits>;
   /** Token-bucket rate limits per key (defaults: DEFAULT_RATE_LIMITS); `false` turns one off. */
   rateLimits?: RateLimits;
 };
+
+/** Every file of the dashboard (docs/security.md "Headers"). */
+const DASHBOARD_HEADERS = {
+  "content-security-policy": DASHBOARD_CSP,
+  "x-content-type-options": "nosniff",
+  // The shop pages the visual editor frames never learn the dashboard's addresses.
+  "referrer-policy": "same-origin",
+} as const;
+
+/** `RangeError: message (at file:line:col)`, newlines folded: one log line per failure. */
+function oneLine(err: Error): string {
+  const at = err.stack?.split("\n").find((l) => /^\s+at /.test(l))?.trim().replace(/^at /, "");
+  return `${err.name}: ${err.message}${at ? ` (at ${at})` : ""}`.replace(/\s*\n\s*/g, " ");
+}
 
 // src/ and dist/ both sit one level below packages/server, so one relative path serves both.
 const defaultDir = (rel: string) => fileURLToPath(new URL(rel, import.meta.url));
@@ -43,9 +68,16 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const clock = opts.clock ?? Date.now;
   const limits = { ...DEFAULT_RATE_LIMITS, ...opts.rateLimits };
   const limiter = (limit: RateLimit | false) => (limit ? new TokenBuckets(limit, clock) : null);
+  const server = { ...DEFAULT_SERVER_LIMITS, ...opts.serverLimits };
+  const log = opts.log ?? false;
   const app = Fastify({
-    logger: opts.log ?? false,
+    ...(typeof log === "boolean" ? { logger: log } : { loggerInstance: log }),
     bodyLimit: MAX_BODY_BYTES,
+    // Slow and idle clients (issue #17): a request that never finishes is answered 408 and closed.
+    requestTimeout: server.requestTimeoutMs,
+    keepAliveTimeout: server.keepAliveTimeoutMs,
+    maxRequestsPerSocket: server.maxRequestsPerSocket,
+    http: { headersTimeout: server.headersTimeoutMs, connectionsCheckingInterval: server.checkIntervalMs },
     routerOptions: { ignoreTrailingSlash: true },
     // Validate, never repair: no coercion and no silent removal of unknown keys.
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: false } },
@@ -53,12 +85,21 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   // Bodies are JSON text under any of these content types (spec §7: "JSON text sent with a
   // form-encoded content type"); beacons arrive as text/plain.
+  // Each route's body limit by its family (http/edge.ts), set as routes are added.
+  app.addHook("onRoute", (route) => {
+    route.bodyLimit ??= bodyLimitFor(route.url ?? "");
+  });
+  if (server.maxConnections > 0) app.server.maxConnections = server.maxConnections;
+
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(
     ["application/json", "text/plain", "application/x-www-form-urlencoded"],
     { parseAs: "string" },
-    (_req, body, done) => {
+    (req, body, done) => {
       const text = typeof body === "string" ? body : body.toString("utf8");
+      // Depth and string lengths are counted on the text before JSON.parse runs (http/json-limits.ts).
+      const tooMuch = jsonLimitProblem(text, jsonLimitsFor(req.routeOptions.url));
+      if (tooMuch) return done(new HttpError(400, "invalid_body", tooMuch), undefined);
       let parsed: unknown;
       try {
         parsed = JSON.parse(text);
@@ -82,7 +123,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     }
     switch (err.code) {
       case "FST_ERR_CTP_BODY_TOO_LARGE":
-        return sendError(reply, 413, "payload_too_large");
+        return sendError(reply, 413, "payload_too_large", `The body is larger than ${formatBytes(req.routeOptions.bodyLimit)}`);
       case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
         return sendError(reply, 415, "unsupported_media_type");
       case "FST_ERR_CTP_EMPTY_JSON_BODY":
@@ -97,7 +138,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     }
     const status = err.statusCode ?? 500;
     if (status >= 400 && status < 500) return sendError(reply, status, "invalid_body", err.message);
-    req.log.error({ err }, "unhandled error");
+    // One line with the request id (the logger adds reqId), the error and where it was thrown:
+    // enough to find it, without a stack trace per failed request filling the log.
+    req.log.error(`unhandled error: ${oneLine(err)}`);
     return sendError(reply, 500, "internal");
   });
 
@@ -118,6 +161,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // The admin API in its own plugin context: only it reads and sets cookies, so the client API's
   // hot path does not pay for the cookie plugin's hooks.
   await app.register(async (admin) => {
+    admin.addHook("onRequest", async (_req, reply) => {
+      reply.header("x-content-type-options", "nosniff");
+    });
     await admin.register(cookie);
     adminRoutes(admin, {
       store: opts.store,
@@ -131,19 +177,28 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     store: opts.store,
     sdkDir: opts.sdkDir ?? defaultDir("../../sdk/dist/"),
     ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}),
+    publicOrigins: opts.publicOrigins ?? [],
   });
 
   const dashboardDir = opts.dashboardDir ?? defaultDir("../../dashboard/dist/");
   const hasDashboard = existsSync(`${dashboardDir}/index.html`);
   if (hasDashboard) {
-    await app.register(fastifyStatic, { root: dashboardDir, prefix: "/", wildcard: false, index: ["index.html"] });
+    await app.register(fastifyStatic, {
+      root: dashboardDir,
+      prefix: "/",
+      wildcard: false,
+      index: ["index.html"],
+      setHeaders: (reply) => {
+        reply.headers(DASHBOARD_HEADERS);
+      },
+    });
   }
 
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split("?")[0] ?? "";
     // The dashboard is a single-page app: its routes fall back to index.html.
     if (hasDashboard && req.method === "GET" && !/^\/(api|v1|sdk)(\/|$)/.test(path)) {
-      return reply.type("text/html; charset=utf-8").sendFile("index.html");
+      return reply.headers(DASHBOARD_HEADERS).type("text/html; charset=utf-8").sendFile("index.html");
     }
     return sendError(reply, 404, "not_found", `No route for ${req.method} ${path}`);
   });

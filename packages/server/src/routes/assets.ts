@@ -44,6 +44,21 @@ export function settingsFor(account: Account, apiHost: string): StorefitSettings
   };
 }
 
+/** `scheme://host[:port]` as browsers serialize it (lower case, default port dropped); null: not one. */
+export function originOf(text: string): string | null {
+  try {
+    const url = new URL(text);
+    return url.protocol === "http:" || url.protocol === "https:" ? url.origin : null;
+  } catch {
+    return null;
+  }
+}
+
+function isLoopback(origin: string): boolean {
+  const { hostname } = new URL(origin);
+  return hostname === "localhost" || hostname === "[::1]" || /^127(\.\d{1,3}){3}$/.test(hostname);
+}
+
 /** `<` escaped so the settings can also be inlined in an HTML script tag safely. */
 function jsLiteral(value: unknown): string {
   return JSON.stringify(value).replace(/</g, "\\u003c");
@@ -51,12 +66,26 @@ function jsLiteral(value: unknown): string {
 
 export function assetRoutes(
   app: FastifyInstance,
-  opts: { store: Store; sdkDir: string; publicUrl?: string },
+  opts: { store: Store; sdkDir: string; publicUrl?: string; publicOrigins?: readonly string[] },
 ): void {
   const script = cachedFile(join(opts.sdkDir, "storefit.js"));
+  const publicUrl = opts.publicUrl?.replace(/\/+$/, "");
+  const publicOrigins = (opts.publicOrigins ?? []).map(originOf).filter((o): o is string => o !== null);
+  const knownOrigins = new Set(publicOrigins);
 
-  const apiHostOf = (req: FastifyRequest) =>
-    opts.publicUrl?.replace(/\/+$/, "") ?? `${req.protocol}://${req.host}`;
+  /**
+   * The api_host a snippet names: PUBLIC_URL, else the origin the request was made to when it
+   * is one of the public origins, else the first public origin. A made-up Host header never ends
+   * up in a snippet a cache keeps for other visitors (issue #17). With no origin configured at
+   * all (tests, the browser tests' stack) loopback hosts are taken: only a browser on this
+   * machine reaches them.
+   */
+  const apiHostOf = (req: FastifyRequest): string | null => {
+    if (publicUrl) return publicUrl;
+    const asked = originOf(`${req.protocol}://${req.host}`);
+    if (asked && (knownOrigins.has(asked) || (knownOrigins.size === 0 && isLoopback(asked)))) return asked;
+    return publicOrigins[0] ?? null;
+  };
 
   const fileDoc = (summary: string) => ({
     summary,
@@ -88,7 +117,7 @@ export function assetRoutes(
       if (!f) return sendError(reply, 404, "not_found", `${req.params.file} is not built (npm run build)`);
       files.set(req.params.file, file); // only files that exist: made-up names cannot grow it
       const etag = etagOf(f.text);
-      reply.header("etag", etag).header("cache-control", "public, max-age=300");
+      reply.header("etag", etag).header("cache-control", "public, max-age=300").header("x-content-type-options", "nosniff");
       if (req.headers["if-none-match"] === etag) return reply.code(304).send();
       return reply.type(JS).send(f.text);
     },
@@ -107,11 +136,17 @@ export function assetRoutes(
       if (!account) return sendError(reply, 404, "unknown_client_key");
       const f = script();
       if (!f) return sendError(reply, 404, "not_found", "The storefront script is not built (npm run build)");
+      // Without PUBLIC_URL the answer depends on the Host header: a shared cache keeps one per host.
+      if (!publicUrl) reply.header("vary", "Host");
+      const apiHost = apiHostOf(req);
+      if (!apiHost) {
+        return sendError(reply, 421, "forbidden_origin", `${req.host} is not a public origin of this service (set PUBLIC_URL or PUBLIC_ORIGINS)`);
+      }
       // Generated per request from the stored account: a change (PATCH /api/account) shows at
       // once, and the ETag — a hash of the whole answer — lets browsers and CDNs revalidate cheaply.
-      const body = `window.storefitSettings=${jsLiteral(settingsFor(account, apiHostOf(req)))};\n${f.text}`;
+      const body = `window.storefitSettings=${jsLiteral(settingsFor(account, apiHost))};\n${f.text}`;
       const etag = etagOf(body);
-      reply.header("etag", etag).header("cache-control", "public, max-age=60");
+      reply.header("etag", etag).header("cache-control", "public, max-age=60").header("x-content-type-options", "nosniff");
       if (req.headers["if-none-match"] === etag) return reply.code(304).send();
       return reply.type(JS).send(body);
     },
