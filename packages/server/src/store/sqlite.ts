@@ -130,10 +130,13 @@ const FIRST_OF_VISITOR = (column: "requested_time" | "variation_id") => `(
   WHERE x.account_id = @account AND x.experience_id = @experience AND x.user_id = h.user_id AND x.forced = 0
   ORDER BY x.requested_time, x.variation_id LIMIT 1)`;
 
-/** An event's name: its `name`, else what follows "|" in event_customer_id (spec §5 `domain|name`). */
-const EVENT_NAME = "coalesce(json_extract(e.event_json, '$.name'), substr(e.event_customer_id, instr(e.event_customer_id, '|') + 1))";
-/** A REVENUE event's amount (properties.revenue_amount, a number or numeric text); missing, invalid or negative: 0. */
-const REVENUE_AMOUNT = "max(0, coalesce(CAST(json_extract(e.event_json, '$.properties.revenue_amount') AS REAL), 0))";
+/**
+ * An event's name and a REVENUE event's amount are read from their columns (migration 9, filled
+ * by `writeEvents`), never from event_json: a stored event that SQLite's JSON parser refuses
+ * (nested too deep) must not fail the queries that read the others.
+ */
+const EVENT_NAME = "e.event_name";
+const REVENUE_AMOUNT = "e.revenue_amount";
 const NAMED_TYPES = ["CLICK", "FORM", "TRACK"];
 
 type SqlParams = Record<string, string | number | null>;
@@ -264,6 +267,37 @@ const rangeParams = (range: ResultsRange) => ({
   from_ms: range.from_ms ?? Number.MIN_SAFE_INTEGER,
   to_ms: range.to_ms ?? Number.MAX_SAFE_INTEGER,
 });
+
+/** An event's name (results, the events list's search): its `name`, else what follows the first "|" of event_customer_id (spec §5 `domain|name`). */
+export function eventName(e: Pick<TrackedEvent, "name" | "event_customer_id">): string {
+  if (typeof e.name === "string") return e.name;
+  const id = String(e.event_customer_id);
+  return id.slice(id.indexOf("|") + 1);
+}
+
+/** SQLite's reading of text as REAL (CAST): optional blanks, then the longest decimal number at the start. */
+const LEADING_NUMBER = /^[ \t\n\v\f\r]*([+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)/;
+
+/**
+ * A REVENUE event's amount (docs/results.md): properties.revenue_amount when it is a finite
+ * number > 0, or text that starts with one (read as SQLite's CAST reads it, as the results did
+ * before the column: migration 9's backfill uses CAST itself); anything else counts 0.
+ */
+export function revenueAmount(value: unknown): number {
+  let n = 0;
+  if (typeof value === "number") n = value;
+  else if (typeof value === "string") n = Number(LEADING_NUMBER.exec(value)?.[1] ?? 0);
+  return n > 0 && Number.isFinite(n) ? n : 0;
+}
+
+/** A stored event's JSON; a row that no longer parses is shown by its columns (the events list never fails on one row). */
+function parseStoredEvent(r: Row): TrackedEvent {
+  try {
+    return JSON.parse(r.event_json as string) as TrackedEvent;
+  } catch {
+    return { event_type: r.event_type as string, event_customer_id: r.event_customer_id as string, insert_id: r.insert_id as string, event_timestamp: r.event_timestamp as number };
+  }
+}
 
 /** The last millisecond of year 9999: a browser clock beyond it (or before 1970) has no day. */
 const MAX_DATE_MS = 253_402_300_799_999;
@@ -948,8 +982,8 @@ export class SqliteStore implements Store {
   private writeEvents(accountId: string, userId: string, events: readonly TrackedEvent[], now: string): InsertResult {
     const stmt = this.sql(
       `INSERT INTO events (account_id, insert_id, event_type, event_customer_id, domain, page_path, user_id,
-         session_id, event_timestamp, received_at, event_json)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         session_id, event_timestamp, received_at, event_json, event_name, revenue_amount)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (account_id, insert_id) DO NOTHING`,
     );
     let accepted = 0;
@@ -967,6 +1001,8 @@ export class SqliteStore implements Store {
         Math.trunc(e.event_timestamp),
         now,
         JSON.stringify(e),
+        eventName(e),
+        e.event_type === "REVENUE" ? revenueAmount(e.properties?.revenue_amount) : 0,
       ).changes;
     }
     return { accepted, duplicates: events.length - accepted };
@@ -995,7 +1031,7 @@ export class SqliteStore implements Store {
       session_id: (r.session_id as string | null) ?? null,
       event_timestamp: r.event_timestamp as number,
       received_at: r.received_at as string,
-      event: JSON.parse(r.event_json as string) as TrackedEvent,
+      event: parseStoredEvent(r),
     }));
   }
 
