@@ -80,3 +80,50 @@ describe("scripts", () => {
     expect(nothing.json()).toMatchObject({ error: { code: "not_found" } });
   });
 });
+
+describe("the snippet's api_host (issue #17 finding 7)", () => {
+  const settingsOf = (body: string) => JSON.parse(body.slice(0, body.indexOf("\n")).replace(/^window\.storefitSettings=/, "").replace(/;$/, "")) as { api_host: string };
+  const snippet = (a: FastifyInstance, host: string) => a.inject({ url: `/v1/accounts/${DEMO_CLIENT_KEY}/snippet.js`, headers: { host } });
+
+  it("comes from PUBLIC_URL whatever the Host header says, and then does not vary by Host", async () => {
+    const res = await snippet(app, "evil.example");
+    expect(settingsOf(res.body).api_host).toBe("https://api.storefit.test");
+    expect(String(res.headers.vary ?? "")).not.toMatch(/host/i);
+    expect(res.headers["cache-control"]).toBe("public, max-age=60");
+  });
+
+  it("without PUBLIC_URL, names the Host only when it is a public origin, else the first of them; Vary: Host", async () => {
+    const other = await makeApp({ sdkDir, dashboardDir: join(sdkDir, "none"), publicOrigins: ["https://cdn.storefit.test", "http://Localhost:4100/"] });
+    try {
+      for (const [host, apiHost] of [
+        ["evil.example", "https://cdn.storefit.test"],
+        ["localhost:4100", "http://localhost:4100"],
+        ["127.0.0.1:4100", "https://cdn.storefit.test"],
+        ["localhost:4100@evil.example", "https://cdn.storefit.test"],
+      ] as const) {
+        const res = await snippet(other.app, host);
+        expect(res.statusCode, host).toBe(200);
+        expect(settingsOf(res.body).api_host, host).toBe(apiHost);
+        expect(res.headers.vary, host).toMatch(/\bHost\b/);
+        expect(res.headers["x-content-type-options"]).toBe("nosniff");
+      }
+    } finally {
+      await other.close();
+    }
+  });
+
+  it("with no public origin configured, takes loopback hosts only and refuses any other (421)", async () => {
+    const bare = await makeApp({ sdkDir, dashboardDir: join(sdkDir, "none") });
+    try {
+      const local = await snippet(bare.app, "localhost:4100");
+      expect(settingsOf(local.body).api_host).toBe("http://localhost:4100");
+      expect(settingsOf((await snippet(bare.app, "127.0.0.1:9")).body).api_host).toBe("http://127.0.0.1:9");
+      const evil = await snippet(bare.app, "evil.example");
+      expect(evil.statusCode).toBe(421);
+      expect(evil.json()).toMatchObject({ error: { code: "forbidden_origin" } });
+      expect(evil.headers.vary).toMatch(/\bHost\b/);
+    } finally {
+      await bare.close();
+    }
+  });
+});
