@@ -75,8 +75,11 @@ declare global {
   }
 }
 
-/** Config call state (spec §4): not needed → sent → received | error received. */
-export type ConfigCallState = "not_needed" | "sent" | "received" | "error";
+/**
+ * Config call state (spec §4): not needed → sent → received | error received; a call still
+ * unanswered at sdk_timeout_ms is recorded as timed out (and may still be received later).
+ */
+export type ConfigCallState = "not_needed" | "sent" | "received" | "error" | "timed_out";
 
 type Instance = {
   scope: Scope;
@@ -167,9 +170,15 @@ async function init(): Promise<void> {
 
   const scope = createScope();
   let timedOut = false;
+  let state: ConfigCallState = "not_needed";
   scope.timeout(() => {
     timedOut = true;
     revealPage();
+    // product.md §2: ready runs once configs are applied or given up on. At the time-out they are
+    // given up on, answered or not: the shop's callbacks run with the page they now show. A late
+    // answer is still applied (personalize_after_timeout) and announced by storefit:applied.
+    if (state === "sent") state = "timed_out";
+    if (!isReady) markReady({ state, timed_out: true });
   }, settings.sdk_timeout_ms);
 
   const preview = g.mode === "preview";
@@ -212,7 +221,6 @@ async function init(): Promise<void> {
 
   // The config call (spec §7), or the session cache when intelligent code is off (spec §7).
   const cacheKey = prefix + "cfg_" + visitor.user.user_customer_id;
-  let state: ConfigCallState = "not_needed";
   // spec §2/§4 "active pages": when the account lists rule pages, experiences run on those and on
   // the configured pages only; anywhere else the call is not needed and the page shows at once.
   // With no rule pages (the deployed configuration), every page asks.
@@ -291,7 +299,7 @@ async function init(): Promise<void> {
   // next page loads. The sdk time-out still reveals it if the navigation fails.
   if (!redirect) revealPage();
   emit(DOCUMENT_EVENTS.applied, applied);
-  markReady({ state, timed_out: timedOut, applied });
+  if (!isReady) markReady({ state, timed_out: timedOut, applied });
 
   const requestedTime = now();
   const summaries: ConfigSummary[] = onPage.map((c) => ({
