@@ -27,6 +27,7 @@ export type ExperienceSummary = {
   status: ExperienceStatus;
   kind: ExperienceKind;
   priority: number;
+  exclusion_group: ExclusionGroup | null;
   /** Page targeting, as `domain + page_path` with its match kind. */
   pages: { domain: string; page_path: string; page_match: "exact_match" | "contains" | "regex" }[];
   variation_count: number;
@@ -160,6 +161,14 @@ export type GoalDefinition = {
   revenue_cap?: number;
 };
 
+/**
+ * A mutually exclusive group (a layer): the experiences in one group split the group's traffic so
+ * that a visitor is in at most one of them. Each member owns the slice [start, end) of [0, 1); a
+ * visitor's place in the group is a stable hash of (group name, visitor), the same on every node.
+ * The slices of the running and paused members of a group may not overlap.
+ */
+export type ExclusionGroup = { name: string; start: number; end: number };
+
 /** GET /api/experiences/{id}. */
 export type ExperienceDetail = {
   id: string;
@@ -167,6 +176,8 @@ export type ExperienceDetail = {
   status: ExperienceStatus;
   kind: ExperienceKind;
   priority: number;
+  /** null: not in a group (every visitor the rules admit can enter). */
+  exclusion_group: ExclusionGroup | null;
   pages: PageTarget[];
   rules: RuleDefinition[];
   /** In the order the operator chose; the first is the primary goal. */
@@ -195,6 +206,8 @@ export type ExperienceInput = {
   name: string;
   kind: ExperienceKind;
   priority?: number;
+  /** Absent or null: not in a group. */
+  exclusion_group?: ExclusionGroup | null;
   pages: PageTarget[];
   rules: RuleInput[];
   /** Absent: no goals (on PUT: the goals are removed). */
@@ -202,6 +215,24 @@ export type ExperienceInput = {
 };
 /** PATCH /api/experiences/{id}: any subset of the input fields. */
 export type ExperiencePatch = Partial<ExperienceInput>;
+/**
+ * GET /api/experiences/{id}/overlaps: a running experience that can change the same element on the
+ * same page. Where both apply only the winner is shown; the other is left out for all of its
+ * visitors there (docs/dashboard.md "Overlaps").
+ */
+export type ExperienceOverlap = {
+  experience: { id: string; name: string; status: ExperienceStatus; priority: number };
+  /** Pages where both can change the same element, as "domain/path" (at most 10). */
+  pages: string[];
+  /** The element paths both change there. */
+  elements: string[];
+  /** "other": the other experience takes the elements, this one is left out there. */
+  winner: "this" | "other";
+  /** Both are in one mutually exclusive group with separate slices: no visitor is in both. */
+  exclusive: boolean;
+};
+export type ExperienceOverlapsResponse = { overlaps: ExperienceOverlap[] };
+
 /** POST /api/experiences/{id}/status. */
 export type ExperienceStatusChange = { status: ExperienceStatus };
 

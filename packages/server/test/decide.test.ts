@@ -35,6 +35,7 @@ function experience(id: string, over: Partial<Experience> = {}, variations = [va
     status: "running",
     kind: "ab_test",
     priority: 0,
+    exclusion_group: null,
     pages: [{ domain: DOMAIN, page_path: "/products/", page_match: "contains" }],
     rules: [{ id: `rule_${id}`, audience_id: null, behaviour: { id: `beh_${id}`, name: "b", traffic_allocation: traffic, variations } }],
     goals: [],
@@ -381,5 +382,97 @@ describe("preview mode", () => {
     const stored = new Map<string, Assignment>([["e:rule_e", { experience_id: "e", rule_id: "rule_e", behaviour_id: "beh_e", variation_id: "b", probability: 0.5 }]]);
     expect(chosen(run([exp], v, { assignments: stored }))).toBe("b");
     expect(chosen(run([exp], v, { assignments: stored }, { preview_mode: true }))).toBe("a");
+  });
+});
+
+/** A variation that changes nothing anywhere: a plain control. */
+const plain = (id: string, weight = 1): VariationDefinition => ({ id, name: id, weight, configs: [] });
+const exposureKey = (expId: string) => `cf_exposure_${expId}`;
+
+describe("exposure of every assignment (issue #16)", () => {
+  it("a plain control is answered as one exposure-only config carrying the assignment's ids; a treatment gets its own configs only", () => {
+    const exp = experience("ab", {}, [plain("control"), variation("treat", 1)]);
+    const seen = new Set<string>();
+    for (let i = 0; i < 200; i++) {
+      const d = run([exp], `visitor-${i}`);
+      const marker = d.configs[exposureKey("ab")];
+      const title = d.configs["cfg_title"];
+      // Exactly one of the two, never both, never neither.
+      expect(!!marker !== !!title).toBe(true);
+      if (marker) {
+        seen.add("control");
+        expect(marker).toMatchObject({
+          config_customer_id: exposureKey("ab"),
+          config_id: exposureKey("ab"),
+          variation_id: "control",
+          variation: null,
+          variation_data_type: "JSON",
+          properties: { system_created: true },
+          experience_behaviour_response: { experience_id: "ab", rule_id: "rule_ab", behaviour_id: "beh_ab" },
+        });
+        expect(d.assignments[0]).toMatchObject({ experience_id: "ab", variation_id: "control", probability: 0.5 });
+      } else {
+        seen.add("treat");
+        expect(title!.variation_id).toBe("treat");
+      }
+    }
+    expect([...seen].sort()).toEqual(["control", "treat"]);
+  });
+
+  it("a variation whose changes are bound to other pages is exposed on this one too", () => {
+    const elsewhere: VariationDefinition = { ...variation("v", 1), configs: variation("v", 1).configs.map((c) => ({ ...c, properties: { ...c.properties, page_path: "/products/other", page_match: "exact_match" as const } })) };
+    const d = run([experience("e", {}, [elsewhere])], "visitor-1");
+    expect(Object.keys(d.configs)).toEqual([exposureKey("e")]);
+    expect(d.configs[exposureKey("e")]!.variation_id).toBe("v");
+  });
+
+  it("an overlap leaves a lower experience out for all of its variations, its plain control too, so its split stays fair", () => {
+    const high = experience("high", { priority: 5 }, [variation("h", 1)]);
+    const low = experience("low", { priority: 1 }, [plain("control"), variation("treat", 1), variation("other", 1, "#other")]);
+    for (let i = 0; i < 100; i++) {
+      const d = run([high, low], `visitor-${i}`);
+      expect(d.configs["cfg_title"]!.variation_id).toBe("h");
+      expect(d.configs[exposureKey("low")]).toBeUndefined();
+      expect(d.configs["cfg_other"]).toBeUndefined();
+    }
+  });
+});
+
+describe("mutually exclusive groups (issue #16)", () => {
+  const inGroup = (id: string, start: number, end: number, over: Partial<Experience> = {}) =>
+    experience(id, { exclusion_group: { name: "product-page", start, end }, ...over }, [plain(`${id}_control`), variation(`${id}_treat`, 1)]);
+
+  it("splits the group's visitors between its members by their slices: each visitor in at most one, with the slice in the probability", () => {
+    const a = inGroup("a", 0, 0.5, { priority: 5 });
+    const b = inGroup("b", 0.5, 1);
+    const counts = { a: 0, b: 0 };
+    for (let i = 0; i < 4000; i++) {
+      const d = run([a, b], `visitor-${i}`);
+      const ins = d.assignments.map((x) => x.experience_id);
+      expect(ins).toHaveLength(1);
+      const inA = ins[0] === "a";
+      counts[inA ? "a" : "b"]++;
+      // The place in the group is unitHash("group", name, visitor): the slice says who enters.
+      expect(inA).toBe(unitHash("group", "product-page", `visitor-${i}`) < 0.5);
+      expect(d.assignments[0]!.probability).toBe(0.25);
+      expect(JSON.parse(d.assignments[0]!.split!)).toEqual({ [`${ins[0]}_control`]: 0.25, [`${ins[0]}_treat`]: 0.25 });
+    }
+    // Both members get their share although they change the same element: neither starves.
+    expect(chiSquare([counts.a, counts.b], [1, 1])).toBeLessThan(CHI_SQUARE_CRITICAL_P001[1]!);
+  });
+
+  it("a visitor outside the slice is left out even with a stored assignment (the slice was moved)", () => {
+    const visitor = Array.from({ length: 100 }, (_, i) => `visitor-${i}`).find((v) => unitHash("group", "product-page", v) >= 0.5)!;
+    const a = inGroup("a", 0, 0.5);
+    const stored: Assignment = { experience_id: "a", rule_id: "rule_a", behaviour_id: "beh_a", variation_id: "a_treat", probability: 0.5 };
+    const d = run([a], visitor, { assignments: new Map([[assignmentKey("a", "rule_a"), stored]]) });
+    expect(d.configs).toEqual({});
+  });
+
+  it("a desired experience or preview is not held back by its group", () => {
+    const visitor = Array.from({ length: 100 }, (_, i) => `visitor-${i}`).find((v) => unitHash("group", "product-page", v) >= 0.5)!;
+    const a = inGroup("a", 0, 0.5);
+    expect(Object.keys(run([a], visitor, {}, { desired_experiences: ["a:a_treat"] }).configs)).toEqual(["cfg_title"]);
+    expect(Object.keys(run([a], visitor, {}, { preview_mode: true }).configs)).toHaveLength(1);
   });
 });

@@ -18,7 +18,7 @@
 // not random, and a stored one would stick to later calls (an exposure to one carries no
 // assignment probability).
 
-import { matchDomain, matchPage } from "@storefit/contract";
+import { EXPOSURE_CONFIG_PREFIX, matchDomain, matchPage } from "@storefit/contract";
 import type { Config, ConfigsRequest, Json } from "@storefit/contract";
 import type {
   Assignment,
@@ -88,6 +88,8 @@ export type PlannedExperience = {
    * per experience — that lookup was 40 % of a decision's own time.
    */
   ruleKeys: string[];
+  /** hashSeed("group", name) of the experience's mutually exclusive group; 0 without one. */
+  groupSeed: number;
   /** Each rule's hash seeds (hash.ts hashSeed) of ("traffic", experience, rule) and ("variation", …), likewise. */
   trafficSeeds: number[];
   variationSeeds: number[];
@@ -141,19 +143,23 @@ export function pickVariation(
   return last ? { variation: last, share: Math.max(0, last.weight) / total } : null;
 }
 
-/** Each behaviour's split, made once per snapshot (behaviour objects live as long as their snapshot). */
+/**
+ * Each behaviour's split, made once per snapshot (behaviour objects live as long as their snapshot,
+ * and belong to one experience, whose group share is fixed within it).
+ */
 const splits = new WeakMap<BehaviourDefinition, string>();
 
 /**
  * The split a new assignment is drawn from (Assignment.split): each variation's probability,
- * traffic allocation × weight share, as JSON text `{"variation id": p}` in the behaviour's order.
- * The sample-ratio check computes its expected counts per split (docs/results.md), so a weight
- * or traffic change during the experiment is not taken for a mismatch.
+ * group share × traffic allocation × weight share, as JSON text `{"variation id": p}` in the
+ * behaviour's order. The sample-ratio check computes its expected counts per split
+ * (docs/results.md), so a weight or traffic change during the experiment is not taken for a
+ * mismatch.
  */
-export function splitOf(behaviour: BehaviourDefinition): string {
+export function splitOf(behaviour: BehaviourDefinition, groupShare = 1): string {
   let split = splits.get(behaviour);
   if (split === undefined) {
-    const traffic = Math.min(1, Math.max(0, behaviour.traffic_allocation));
+    const traffic = groupShare * Math.min(1, Math.max(0, behaviour.traffic_allocation));
     let total = 0;
     for (const v of behaviour.variations) total += Math.max(0, v.weight);
     const out: Record<string, number> = {};
@@ -175,6 +181,9 @@ const byPriority = (a: Experience, b: Experience): number => {
   if (a.created_at !== b.created_at) return a.created_at < b.created_at ? -1 : 1;
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 };
+
+/** Whether `a` takes an element from `b` where both apply (outside desired and preferred experiences). */
+export const outranks = (a: Experience, b: Experience): boolean => byPriority(a, b) < 0;
 
 /**
  * The experiences that target this page (running; draft and paused too in preview), and the
@@ -208,21 +217,25 @@ export function planPage(
     const here = new Map<VariationDefinition, PlannedVariation>();
     for (const rule of exp.rules) {
       const audience = rule.audience_id ? audiences.get(rule.audience_id) : undefined;
-      for (const v of rule.behaviour.variations) {
-        const configs = v.configs.filter((c) => configOnPage(c, location, mainDomain));
+      const variations = rule.behaviour.variations;
+      const onPage = variations.map((v) => v.configs.filter((c) => configOnPage(c, location, mainDomain)));
+      // The rule takes on this page whatever any of its variations changes here, so an overlap
+      // leaves the experience out for all of its visitors or for none: never for one variation
+      // only, which would skew the split the results compare.
+      const claims = [...new Set(onPage.flat().flatMap(claimKeys))].map(claimOf);
+      variations.forEach((v, i) => {
+        const configs = onPage[i]!;
         here.set(v, {
-          claims: configs.flatMap(claimKeys).map(claimOf),
-          answers: configs.map((c) => {
-            const config = answerOf(exp, rule, v, c, audience);
-            // `"key":{…}` — this config's member of the answer's configs object, serialized and
-            // UTF-8 encoded once: answering it is a copy of bytes.
-            return { key: c.config_customer_id, config, json: Buffer.from(`${JSON.stringify(c.config_customer_id)}:${JSON.stringify(config)}`) };
-          }),
+          claims,
+          // A variation that changes nothing here (a plain control) is answered as one
+          // exposure-only config, so the page still reports the visitor's exposure.
+          answers: configs.length ? configs.map((c) => member(c.config_customer_id, answerOf(exp, rule, v, c, audience))) : [member(EXPOSURE_CONFIG_PREFIX + exp.id, exposureAnswerOf(exp, rule, v, audience))],
         });
-      }
+      });
     }
     candidates.push({
       exp,
+      groupSeed: exp.exclusion_group ? hashSeed("group", exp.exclusion_group.name) : 0,
       here,
       ruleKeys: exp.rules.map((r) => sharedAssignmentKey(exp.id, r.id)),
       trafficSeeds: exp.rules.map((r) => hashSeed("traffic", exp.id, r.id)),
@@ -287,9 +300,18 @@ export function decide(input: DecisionInput): Decision {
   const changed: Assignment[] = [];
 
   const rememberedAny = !preview && input.assignments.size > 0;
-  for (const { exp, here, ruleKeys, trafficSeeds, variationSeeds } of candidates) {
+  for (const { exp, here, groupSeed, ruleKeys, trafficSeeds, variationSeeds } of candidates) {
     const isDesired = desired.size > 0 && desired.has(exp.id);
     const forced = isDesired || preview;
+    // 0. A mutually exclusive group lets the visitor into the one member whose slice holds their
+    //    place in the group — before any stored assignment, so no visitor is ever in two.
+    const group = exp.exclusion_group;
+    let groupShare = 1;
+    if (group && !forced) {
+      const place = unitHashAfter(groupSeed, visitorId);
+      if (place < group.start || place >= group.end) continue;
+      groupShare = group.end - group.start;
+    }
     const namedVariation = isDesired ? (desired.get(exp.id) ?? null) : null;
     // 1. The rule: the one holding a named variation, else the first whose audience matches,
     //    else (forced only) the first rule.
@@ -338,9 +360,9 @@ export function decide(input: DecisionInput): Decision {
         rule_id: rule.id,
         behaviour_id: behaviour.id,
         variation_id: variation.id,
-        probability: (forced ? 1 : traffic) * picked.share,
+        probability: (forced ? 1 : groupShare * traffic) * picked.share,
         // Forced choices are never stored, and no split stands behind them.
-        ...(forced ? {} : { split: splitOf(behaviour) }),
+        ...(forced ? {} : { split: splitOf(behaviour, groupShare) }),
       };
     }
     // Forced choices (desired experiences, preview) are answered but never stored: they are not
@@ -394,6 +416,28 @@ const NONE_PREFERRED: ReadonlySet<string> = new Set();
 function variationById(rule: RuleDefinition, id: string): VariationDefinition | undefined {
   for (const v of rule.behaviour.variations) if (v.id === id) return v;
   return undefined;
+}
+
+/**
+ * `"key":{…}` — a config's member of the answer's configs object, serialized and UTF-8 encoded
+ * once per plan: answering it is a copy of bytes.
+ */
+function member(key: string, config: Config): PlannedVariation["answers"][number] {
+  return { key, config, json: Buffer.from(`${JSON.stringify(key)}:${JSON.stringify(config)}`) };
+}
+
+/**
+ * The exposure-only config of a variation that changes nothing on this page (docs/api.md
+ * "Exposure-only configs"): no element and a null JSON value, so a script applies nothing and,
+ * as for any config on the page, sends its config summary. `system_created` is the spec's
+ * property for a config the system made (spec §3 Config properties).
+ */
+function exposureAnswerOf(exp: Experience, rule: RuleDefinition, variation: VariationDefinition, audience: Audience | undefined): Config {
+  const key = EXPOSURE_CONFIG_PREFIX + exp.id;
+  return {
+    ...answerOf(exp, rule, variation, { config_customer_id: key, config_id: key, variation: null, variation_data_type: "JSON", properties: { system_created: true } }, audience),
+    version: 1,
+  };
 }
 
 /** spec §3 "Config" as answered: the saved config completed with its experience's response. */

@@ -12,6 +12,7 @@ import type {
   ExperienceDetail,
   ExperienceInput,
   ExperienceListResponse,
+  ExperienceOverlapsResponse,
   ExperiencePatch,
   ExperienceResults,
   ExperienceStatusChange,
@@ -20,8 +21,9 @@ import type {
 } from "@storefit/contract";
 import type { Experience, Store } from "../store/types.js";
 import { requireAccess } from "../auth/access.js";
-import { checkPatterns, checkRules, checkTransition, fromInput, newId, unpublishableReason } from "../admin/experiences.js";
+import { checkExclusionGroup, checkPatterns, checkRules, checkTransition, fromInput, newId, unpublishableReason } from "../admin/experiences.js";
 import { HttpError } from "../http/errors.js";
+import { findOverlaps } from "../admin/overlaps.js";
 import { ResultsCache } from "../results/cache.js";
 import { RESULTS_DEFAULTS, computeResults } from "../results/compute.js";
 import type { ResultsOptions } from "../results/compute.js";
@@ -31,6 +33,7 @@ import {
   experienceDetailSchema,
   experienceListSchema,
   experiencePatchBody,
+  overlapsSchema,
   resultsQuery,
   resultsSchema,
   statusBody,
@@ -54,6 +57,7 @@ export function experienceDetail(e: Experience): ExperienceDetail {
     status: e.status,
     kind: e.kind,
     priority: e.priority,
+    exclusion_group: e.exclusion_group,
     pages: e.pages,
     rules: e.rules,
     goals: e.goals,
@@ -101,10 +105,15 @@ const toInput = (e: Experience): ExperienceInput => ({
   name: e.name,
   kind: e.kind,
   priority: e.priority,
+  exclusion_group: e.exclusion_group,
   pages: e.pages,
   rules: e.rules,
   goals: e.goals,
 });
+
+/** The overlap check looks at the pages viewed in this window, the most viewed first. */
+const OVERLAP_PAGES_WINDOW_MS = 30 * 24 * 3600 * 1000;
+const OVERLAP_SAMPLE_PAGES = 500;
 
 export function experienceRoutes(app: FastifyInstance, opts: AdminOptions): void {
   const { store } = opts;
@@ -126,6 +135,7 @@ export function experienceRoutes(app: FastifyInstance, opts: AdminOptions): void
     await checkRules(tx, accountId, next.rules);
     const reason = status === "running" ? unpublishableReason(next) : null;
     if (reason) throw new HttpError(409, "not_publishable", `${reason}; pause it before such an edit`);
+    if (status === "running" || status === "paused") await checkExclusionGroup(tx, next);
     return await tx.saveExperience(next);
   };
 
@@ -142,6 +152,7 @@ export function experienceRoutes(app: FastifyInstance, opts: AdminOptions): void
         status: e.status,
         kind: e.kind,
         priority: e.priority,
+        exclusion_group: e.exclusion_group,
         pages: e.pages,
         variation_count: e.rules.reduce((n, r) => n + r.behaviour.variations.length, 0),
         traffic: e.rules.map((r) => ({
@@ -252,6 +263,31 @@ export function experienceRoutes(app: FastifyInstance, opts: AdminOptions): void
     },
   );
 
+  app.get<{ Params: { id: string } }>(
+    "/api/experiences/:id/overlaps",
+    {
+      onRequest: viewer,
+      schema: {
+        ...doc("Running experiences that can change the same element on the same page as this one, and which wins there (docs/dashboard.md \"Overlaps\")"),
+        params: idParams,
+        response: { 200: overlapsSchema, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (req): Promise<ExperienceOverlapsResponse> => {
+      const account = req.caller!.account;
+      const target = await load(store, account.id, req.params.id);
+      const running = (await store.listExperiences(account.id)).filter((e) => e.status === "running");
+      // Concrete pages to check the patterns on: the account's configured pages and the pages
+      // shoppers viewed in the last 30 days (admin/overlaps.ts says why).
+      const viewed = await store.pageViews(account.id, { from_ms: opts.clock() - OVERLAP_PAGES_WINDOW_MS }, OVERLAP_SAMPLE_PAGES);
+      const samples = [
+        ...account.settings.pages.filter((p) => (p.page_match ?? "exact_match") === "exact_match").map((p) => ({ domain: p.domain, page_path: p.page_path })),
+        ...viewed.pages,
+      ];
+      return { overlaps: findOverlaps(target, running, account.settings.domain, samples) };
+    },
+  );
+
   app.post<{ Params: { id: string }; Body: ExperienceStatusChange }>(
     "/api/experiences/:id/status",
     {
@@ -276,6 +312,7 @@ export function experienceRoutes(app: FastifyInstance, opts: AdminOptions): void
         if (to === "running") {
           const reason = unpublishableReason(current);
           if (reason) throw new HttpError(409, "not_publishable", reason);
+          await checkExclusionGroup(tx, current);
         }
         if (to === current.status) return current;
         const { created_at: _c, updated_at: _u, ...rest } = current;

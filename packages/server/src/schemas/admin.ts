@@ -129,10 +129,24 @@ const goalSchema = (idRequired: boolean) =>
     idRequired ? ["id", "name", "kind"] : ["name", "kind"],
   );
 
+/** contract ExclusionGroup: the slice [start, end) of the group's traffic this experience owns. */
+const exclusionGroup = {
+  type: ["object", "null"],
+  additionalProperties: false,
+  required: ["name", "start", "end"],
+  description: "Mutually exclusive group: experiences in one group split its traffic, a visitor is in at most one. null: none",
+  properties: {
+    name: { type: "string", minLength: 1, maxLength: 100, description: "The group; experiences with the same name share it" },
+    start: { type: "number", minimum: 0, maximum: 1, description: "Start of this experience's slice of the group's traffic" },
+    end: { type: "number", minimum: 0, maximum: 1, description: "End of the slice (exclusive), greater than start" },
+  },
+} as const;
+
 const experienceInputProperties = {
   name,
   kind: KIND,
   priority: { type: "integer", minimum: -1000, maximum: 1000, description: "Higher wins an element" },
+  exclusion_group: exclusionGroup,
   pages: { type: "array", maxItems: 200, items: pageTarget },
   rules: { type: "array", maxItems: 50, items: ruleSchema(false), description: "First matching rule wins" },
   goals: { type: "array", maxItems: 20, items: goalSchema(false), description: "The first is the primary goal" },
@@ -152,7 +166,7 @@ export const experienceDetailSchema = obj(
     created_at: timestamp,
     updated_at: timestamp,
   },
-  ["id", "name", "status", "kind", "priority", "pages", "rules", "goals", "created_at", "updated_at"],
+  ["id", "name", "status", "kind", "priority", "exclusion_group", "pages", "rules", "goals", "created_at", "updated_at"],
 );
 
 export const experienceListSchema = obj(
@@ -166,6 +180,7 @@ export const experienceListSchema = obj(
           status: STATUS,
           kind: KIND,
           priority: { type: "integer" },
+          exclusion_group: exclusionGroup,
           pages: { type: "array", items: pageTarget },
           variation_count: { type: "integer" },
           traffic: {
@@ -178,11 +193,31 @@ export const experienceListSchema = obj(
           },
           updated_at: timestamp,
         },
-        ["id", "name", "status", "kind", "priority", "pages", "variation_count", "traffic", "updated_at"],
+        ["id", "name", "status", "kind", "priority", "exclusion_group", "pages", "variation_count", "traffic", "updated_at"],
       ),
     },
   },
   ["experiences"],
+);
+
+/** contract ExperienceOverlapsResponse. */
+export const overlapsSchema = obj(
+  {
+    overlaps: {
+      type: "array",
+      items: obj(
+        {
+          experience: obj({ id, name, status: STATUS, priority: { type: "integer" } }, ["id", "name", "status", "priority"]),
+          pages: { type: "array", items: { type: "string" }, description: "Pages where both can change the same element (domain/path)" },
+          elements: { type: "array", items: { type: "string" }, description: "The element paths both change there" },
+          winner: { ...enumOf(["this", "other"]), description: "other: the other experience takes the elements; this one is left out there" },
+          exclusive: { type: "boolean", description: "In one mutually exclusive group with separate slices: no visitor is in both" },
+        },
+        ["experience", "pages", "elements", "winner", "exclusive"],
+      ),
+    },
+  },
+  ["overlaps"],
 );
 
 // ---- audiences ----

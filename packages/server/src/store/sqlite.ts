@@ -61,6 +61,7 @@ function experienceFromRow(row: Row): Experience {
     pages: JSON.parse(row.pages_json as string) as Experience["pages"],
     rules: JSON.parse(row.rules_json as string) as Experience["rules"],
     goals: JSON.parse(row.goals_json as string) as Experience["goals"],
+    exclusion_group: row.exclusion_group_json ? (JSON.parse(row.exclusion_group_json as string) as Experience["exclusion_group"]) : null,
     created_at: row.created_at as string,
     updated_at: row.updated_at as string,
   };
@@ -770,11 +771,11 @@ export class SqliteStore implements Store {
       throw new Error(`experience ${e.id} belongs to another account`);
     }
     this.sql(
-      `INSERT INTO experiences (id, account_id, name, status, kind, priority, pages_json, rules_json, goals_json, created_at, updated_at)
-       VALUES (@id, @account_id, @name, @status, @kind, @priority, @pages_json, @rules_json, @goals_json, @created_at, @updated_at)
+      `INSERT INTO experiences (id, account_id, name, status, kind, priority, pages_json, rules_json, goals_json, exclusion_group_json, created_at, updated_at)
+       VALUES (@id, @account_id, @name, @status, @kind, @priority, @pages_json, @rules_json, @goals_json, @exclusion_group_json, @created_at, @updated_at)
        ON CONFLICT (id) DO UPDATE SET name = excluded.name, status = excluded.status, kind = excluded.kind,
          priority = excluded.priority, pages_json = excluded.pages_json, rules_json = excluded.rules_json,
-         goals_json = excluded.goals_json, updated_at = excluded.updated_at
+         goals_json = excluded.goals_json, exclusion_group_json = excluded.exclusion_group_json, updated_at = excluded.updated_at
        WHERE experiences.account_id = excluded.account_id`,
     ).run({
       id: e.id,
@@ -786,6 +787,7 @@ export class SqliteStore implements Store {
       pages_json: JSON.stringify(e.pages),
       rules_json: JSON.stringify(e.rules),
       goals_json: JSON.stringify(e.goals),
+      exclusion_group_json: e.exclusion_group ? JSON.stringify(e.exclusion_group) : null,
       created_at: existing?.created_at ?? now,
       updated_at: now,
     });
@@ -795,7 +797,7 @@ export class SqliteStore implements Store {
       const removed = (JSON.parse(existing.rules_json) as { id: string }[]).map((r) => r.id).filter((id) => !kept.has(id));
       if (removed.length > 0) this.dropAssignments(e.account_id, e.id, removed);
     }
-    return { ...e, created_at: existing?.created_at ?? now, updated_at: now };
+    return { ...e, exclusion_group: e.exclusion_group ?? null, created_at: existing?.created_at ?? now, updated_at: now };
   }
 
   getExperience(accountId: string, id: string): Experience | null {

@@ -42,7 +42,8 @@ export type Account = {
 export type NewAccount = Omit<Account, "created_at" | "updated_at" | "revision">;
 
 export type Experience = ExperienceDetail & { account_id: string };
-export type NewExperience = Omit<Experience, "created_at" | "updated_at">;
+/** Without a group unless one is given (seeds and tests need not name it). */
+export type NewExperience = Omit<Experience, "created_at" | "updated_at" | "exclusion_group"> & { exclusion_group?: Experience["exclusion_group"] };
 
 export type NewAudience = Omit<Audience, "created_at" | "updated_at"> & { account_id: string };
 
