@@ -4,7 +4,7 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import Fastify from "fastify";
-import type { FastifyError, FastifyInstance, FastifyServerOptions } from "fastify";
+import type { FastifyError, FastifyInstance } from "fastify";
 import cookie from "@fastify/cookie";
 import fastifyStatic from "@fastify/static";
 import { MAX_BODY_BYTES } from "@storefit/contract";
@@ -28,8 +28,8 @@ export type AppOptions = {
   store: Store;
   /** Milliseconds since the epoch; tests pass a fixed clock. */
   clock?: () => number;
-  /** Log to stdout (true), not at all (false, the default), or to a logger of the caller's (tests). */
-  log?: boolean | FastifyServerOptions["loggerInstance"];
+  /** Log to stdout (true), not at all (false, the default), or to a stream of the caller's (tests). */
+  log?: boolean | { stream: { write(line: string): void }; level?: string };
   /** Where storefit.js lives (default: packages/sdk/dist). */
   sdkDir?: string;
   /** The dashboard's built files (default: packages/dashboard/dist); absent → not served. */
@@ -71,7 +71,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const server = { ...DEFAULT_SERVER_LIMITS, ...opts.serverLimits };
   const log = opts.log ?? false;
   const app = Fastify({
-    ...(typeof log === "boolean" ? { logger: log } : { loggerInstance: log }),
+    logger: log,
     bodyLimit: MAX_BODY_BYTES,
     // Slow and idle clients (issue #17): a request that never finishes is answered 408 and closed.
     requestTimeout: server.requestTimeoutMs,
