@@ -40,18 +40,53 @@ export type ExperienceListResponse = { experiences: ExperienceSummary[] };
 
 /** One stored event as the dashboard's live list shows it. */
 export type StoredEventView = {
+  /** Its place in the account's stream, newer events higher: the paging cursor (`before`, `after`). */
+  seq: number;
   insert_id: string;
   event_type: string;
   event_customer_id: string;
+  /** The event's name: its `name`, else what follows "|" in `event_customer_id` (spec §5). */
+  name: string;
   domain: string;
   page_path: string | null;
   user_id: string;
   session_id: string | null;
   event_timestamp: number;
   received_at: string;
+  /** Its properties whose values are text, numbers or booleans (nested values are left out). */
+  properties: { [key: string]: string | number | boolean };
 };
 
-export type EventListResponse = { total: number; events: StoredEventView[] };
+/**
+ * GET /api/events: a page of events, newest first. `older` is the `before` cursor of the next
+ * older page, `newer` the `after` cursor of the next newer one; null when there is none.
+ */
+export type EventListResponse = { total: number; events: StoredEventView[]; older: number | null; newer: number | null };
+
+/** One entry of a visitor's timeline: an event, or an exposure to an experience's variation. */
+export type VisitorTimelineItem =
+  | { kind: "event"; at: number; event: StoredEventView }
+  | {
+      kind: "exposure";
+      /** When the page showed it, by the visitor's clock (as `event_timestamp` is). */
+      at: number;
+      experience_id: string | null;
+      /** null: the experience was deleted since. */
+      experience_name: string | null;
+      variation_id: string;
+      variation_name: string | null;
+      session_id: string | null;
+      /** Not drawn at random (a preview or a forced experience): left out of the results. */
+      forced: boolean;
+    };
+
+/** GET /api/visitors/{visitor}/timeline: the visitor's newest events and exposures, oldest first. */
+export type VisitorTimelineResponse = {
+  visitor: { user_id: string; user_customer_id: string | null; first_seen: string | null; last_seen: string | null };
+  items: VisitorTimelineItem[];
+  /** Older events or exposures were left out: the timeline holds the newest `limit` of each. */
+  truncated: boolean;
+};
 
 // ---- The account (product.md §2 settings global, §3 "Admin API and auth") ----
 

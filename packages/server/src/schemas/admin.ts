@@ -362,35 +362,3 @@ export const resultsSchema = obj(
   },
   ["experience_id", "engine", "correction", "alpha", "computed_at", "total_visitors", "variations", "rules"],
 );
-
-export const eventsQuery = obj({
-  // Query values are strings; the validator does not coerce types.
-  limit: { type: "string", pattern: "^(?:[1-9][0-9]?|[1-4][0-9]{2}|500)$", description: "1–500, default 50" },
-  type: { type: "string", maxLength: 64, description: "Only events of this type (any case: PAGE, CLICK, TRACK, …; empty: all)" },
-  domain: { type: "string", maxLength: 253, description: "Only events of this domain, whole, any case (empty: all)" },
-  q: { type: "string", maxLength: 200, description: "Only events whose page path or name contains this text, any ASCII case (empty: all)" },
-});
-
-export const eventListSchema = obj(
-  {
-    total: { type: "integer" },
-    events: {
-      type: "array",
-      items: {
-        type: "object",
-        properties: {
-          insert_id: str(128),
-          event_type: str(64),
-          event_customer_id: str(512),
-          domain: str(253),
-          page_path: { type: ["string", "null"] },
-          user_id: str(64),
-          session_id: { type: ["string", "null"] },
-          event_timestamp: { type: "number" },
-          received_at: timestamp,
-        },
-      },
-    },
-  },
-  ["total", "events"],
-);

@@ -32,6 +32,7 @@ import type {
   SecretKeyRecord,
   Store,
   StoredEvent,
+  VisitorRecord,
   StoredExposure,
   VariationVisitors,
 } from "./types.js";
@@ -339,6 +340,24 @@ function eventFilterSql(accountId: string, filter: EventFilter): { where: string
     terms.push(`(instr(lower(coalesce(e.page_path, '')), @q) > 0 OR instr(lower(${EVENT_NAME}), @q) > 0)`);
     params.q = filter.q.toLowerCase();
   }
+  // Visitor and experience: by user id, which the index of migration 8 leads with.
+  if (filter.visitorIds) {
+    const names = filter.visitorIds.map((_, i) => `@visitor_${i}`);
+    terms.push(names.length ? `e.user_id IN (${names.join(", ")})` : "0");
+    filter.visitorIds.forEach((v, i) => (params[`visitor_${i}`] = v));
+  }
+  if (filter.experience) {
+    terms.push("e.user_id IN (SELECT x.user_id FROM exposures x WHERE x.account_id = @account AND x.experience_id = @experience)");
+    params.experience = filter.experience;
+  }
+  if (filter.before !== undefined) {
+    terms.push("e.seq < @before");
+    params.before = filter.before;
+  }
+  if (filter.after !== undefined) {
+    terms.push("e.seq > @after");
+    params.after = filter.after;
+  }
   return { where: terms.join(" AND "), params };
 }
 
@@ -353,6 +372,7 @@ const exclusiveContext = new AsyncLocalStorage<object>();
 
 /** Every Store method but `exclusive` (the compiler checks the list is whole). */
 const STORE_METHOD_SET: Record<Exclude<keyof Store, "exclusive">, true> = {
+  findVisitor: true, listVisitorExposures: true,
   migrate: true, close: true, createAccount: true, getAccountByClientKey: true, getAccount: true, getAccountRevision: true,
   loadAccountSnapshot: true, updateAccount: true, createOperator: true, getOperatorByEmail: true, getOperator: true,
   listOperators: true, updateOperatorRole: true, deleteOperator: true, createSession: true, getSession: true,
@@ -1021,8 +1041,12 @@ export class SqliteStore implements Store {
 
   listEvents(accountId: string, limit: number, filter: EventFilter = {}): StoredEvent[] {
     const { where, params } = eventFilterSql(accountId, filter);
-    const rows = this.sql(`SELECT * FROM events e WHERE ${where} ORDER BY e.seq DESC LIMIT @limit`).all({ ...params, limit }) as Row[];
+    // After a cursor: the nearest events above it, then newest first as every page is.
+    const order = filter.after !== undefined ? "ASC" : "DESC";
+    const rows = this.sql(`SELECT * FROM events e WHERE ${where} ORDER BY e.seq ${order} LIMIT @limit`).all({ ...params, limit }) as Row[];
+    if (order === "ASC") rows.reverse();
     return rows.map((r) => ({
+      seq: r.seq as number,
       account_id: r.account_id as string,
       insert_id: r.insert_id as string,
       event_type: r.event_type as string,
@@ -1034,6 +1058,38 @@ export class SqliteStore implements Store {
       event_timestamp: r.event_timestamp as number,
       received_at: r.received_at as string,
       event: parseStoredEvent(r),
+    }));
+  }
+
+  // ---- a visitor's timeline (live events) ----
+
+  findVisitor(accountId: string, userIds: readonly string[]): VisitorRecord | null {
+    for (const userId of userIds) {
+      const r = this.sql("SELECT user_id, user_customer_id, first_seen, last_seen FROM visitors WHERE account_id = ? AND user_id = ?").get(accountId, userId) as
+        | VisitorRecord
+        | undefined;
+      if (r) return { user_id: r.user_id, user_customer_id: r.user_customer_id, first_seen: r.first_seen, last_seen: r.last_seen };
+    }
+    return null;
+  }
+
+  listVisitorExposures(accountId: string, userIds: readonly string[], limit: number): StoredExposure[] {
+    if (userIds.length === 0) return [];
+    const rows = this.sql(
+      `SELECT * FROM exposures WHERE account_id = @account AND user_id IN (${userIds.map((_, i) => `@visitor_${i}`).join(", ")})
+       ORDER BY requested_time DESC, seq DESC LIMIT @limit`,
+    ).all({ account: accountId, limit, ...Object.fromEntries(userIds.map((v, i) => [`visitor_${i}`, v])) }) as Row[];
+    return rows.map((r) => ({
+      config_id: r.config_id as string,
+      user_customer_id: r.user_customer_id as string,
+      user_id: (r.user_id as string | null) ?? null,
+      session_id: r.session_id as string,
+      requested_time: r.requested_time as number,
+      variation_id: r.variation_id as string,
+      ...(r.experience_id != null ? { experience_id: r.experience_id as string } : {}),
+      ...(r.rule_id != null ? { rule_id: r.rule_id as string } : {}),
+      is_template_config: r.is_template_config === 1,
+      forced: r.forced === 1,
     }));
   }
 

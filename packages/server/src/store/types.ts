@@ -130,6 +130,8 @@ export type ClientWrite =
   | { kind: "alert"; accountId: string; alert: unknown; now: string };
 
 export type StoredEvent = {
+  /** Its place in the account's stream (ascending): the events list's paging cursor. */
+  seq: number;
   account_id: string;
   insert_id: string;
   event_type: string;
@@ -151,9 +153,23 @@ export type StoredEvent = {
 /**
  * GET /api/events filters (docs/api.md "Events"), each optional: `type` the stored (normalised)
  * event type; `domain` the event's domain, whole, any case; `q` a substring, any case, of the
- * page path or the event's name (its `name`, or what follows "|" in event_customer_id).
+ * page path or the event's name (its `name`, or what follows "|" in event_customer_id);
+ * `visitorIds` events of these visitors (user ids); `experience` events of visitors with an
+ * exposure to that experience; `before` / `after` a seq cursor: only events stored before
+ * (after) it (listEvents: the `limit` nearest to it).
  */
-export type EventFilter = { type?: string; domain?: string; q?: string };
+export type EventFilter = {
+  type?: string;
+  domain?: string;
+  q?: string;
+  visitorIds?: readonly string[];
+  experience?: string;
+  before?: number;
+  after?: number;
+};
+
+/** A visitor as the service has recorded them (Store.touchVisitor). */
+export type VisitorRecord = { user_id: string; user_customer_id: string; first_seen: string; last_seen: string };
 
 export type Exposure = ConfigSummary & { probability?: number | null; split?: string | null; forced?: boolean };
 
@@ -312,8 +328,15 @@ export interface Store {
   countEvents(accountId: string, filter?: EventFilter): Awaitable<number>;
   /** Whether an event with this insert id is stored in the account. */
   hasEvent(accountId: string, insertId: string): Awaitable<boolean>;
-  /** The newest `limit` events (matching `filter`), newest first. */
+  /**
+   * The newest `limit` events (matching `filter`), newest first; with `filter.after`, the `limit`
+   * oldest after it, still newest first.
+   */
   listEvents(accountId: string, limit: number, filter?: EventFilter): Awaitable<StoredEvent[]>;
+  /** The first of these user ids that the service has recorded as a visitor, or null. */
+  findVisitor(accountId: string, userIds: readonly string[]): Awaitable<VisitorRecord | null>;
+  /** The newest `limit` exposures of these visitors (user ids), newest first (a visitor's timeline). */
+  listVisitorExposures(accountId: string, userIds: readonly string[], limit: number): Awaitable<StoredExposure[]>;
 
   /** Idempotent on the summary's natural key (a summary has no insert id). */
   insertExposures(accountId: string, exposures: readonly Exposure[], now: string): Awaitable<InsertResult>;
