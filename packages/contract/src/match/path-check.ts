@@ -1,7 +1,7 @@
 // Path checks of revenue page rules and event-merge rules (spec §3 "Rules and lists"), path-merge
 // into cf_merged_page_path (spec §2, §3 Event), and blacklists (spec §6, product.md Appendix A).
 import { matchDomain } from "./domain.js";
-import { normalizePagePath, samePath, splitUrl, toRegExp } from "./path.js";
+import { normalizePagePath, samePath, splitUrl, testRegExp, toRegExp } from "./path.js";
 
 export type PathCheckType = "simple" | "starts_with" | "ends_with" | "contains" | "regex";
 
@@ -31,7 +31,7 @@ export function matchPathCheck(
           ? t.endsWith(pattern)
           : type === "contains"
             ? t.includes(pattern)
-            : !!re && re.test(t),
+            : !!re && testRegExp(re, t),
     )
   );
 }
@@ -65,8 +65,13 @@ export function mergedPagePath(
 
 /**
  * Blacklist check (spec §6; product.md Appendix A): true when any pattern, a regular expression
- * tested unanchored and case-sensitively against `value` as given, matches. Invalid or empty
+ * tested unanchored and case-sensitively against `value` as given (its first
+ * REGEX_INPUT_MAX_LENGTH characters), matches. Invalid or empty
  * patterns match nothing, so a broken entry never blocks all tracking.
  */
 export const matchesAnyPattern = (patterns: readonly string[], value: string): boolean =>
-  Array.isArray(patterns) && patterns.some((p) => !!toRegExp(p)?.test(`${value ?? ""}`));
+  Array.isArray(patterns) &&
+  patterns.some((p) => {
+    const re = toRegExp(p);
+    return !!re && testRegExp(re, `${value ?? ""}`);
+  });

@@ -15,6 +15,20 @@ export const toRegExp = (pattern: string): RegExp | null => {
 };
 
 /**
+ * Longest text a saved regular expression is tested against (page patterns, blacklists, audience
+ * `$regex`); a longer text is tested by its first REGEX_INPUT_MAX_LENGTH characters (UTF-16 code
+ * units). Every pattern the service accepts backtracks at worst quadratically in the text's length
+ * (server admin/patterns.ts), so one test costs at most about 2,048² steps however long a
+ * visitor's URL or attribute is (a quadratic pattern, "/products/" then ".*" then "/reviews", on
+ * a 320 KB value had held a node's event loop for 15 s).
+ */
+export const REGEX_INPUT_MAX_LENGTH = 2048;
+
+/** `re.test` on at most the first REGEX_INPUT_MAX_LENGTH characters of `text`. */
+export const testRegExp = (re: RegExp, text: string): boolean =>
+  re.test(text.length > REGEX_INPUT_MAX_LENGTH ? text.slice(0, REGEX_INPUT_MAX_LENGTH) : text);
+
+/**
  * `[path, query]` of a bare path or a full URL, as written: fragment dropped, scheme and host
  * dropped, query without its "?". Nothing is decoded or trimmed of slashes here.
  */
@@ -92,7 +106,7 @@ export function matchPagePath(kind: PageMatchKind | string, pattern: string, url
   const texts = [normalizePagePath(url), path, query ? path + "?" + query : path];
   if (kind === "contains") return !!pattern && texts.some((t) => t.includes(pattern));
   const re = kind === "regex" ? toRegExp(pattern) : null;
-  return !!re && texts.some((t) => re.test(t));
+  return !!re && texts.some((t) => testRegExp(re, t));
 }
 
 /**

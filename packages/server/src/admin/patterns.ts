@@ -7,19 +7,35 @@
 // a shopper's tab, for seconds to hours; such patterns are refused when saved, and an experience
 // holding one (saved before this check) cannot be started.
 //
-// The analysis is recheck's (https://makenowjust-labs.github.io/recheck/): it decides whether
-// backtracking can take exponential or polynomial time in the input's length. Refused:
-// exponential, and polynomial of degree 3 or more (a 4 KB path is 10^10 steps). Quadratic is
-// accepted: every unanchored pattern with a `.*` is quadratic ("/products/.*/reviews"), and on
-// page paths and URLs of a few KB it stays in milliseconds. When recheck cannot decide (syntax it
-// does not support, its time-out), the star-height heuristic of safe-regex2 decides instead.
+// Every test of a saved pattern reads at most REGEX_INPUT_MAX_LENGTH (2,048) characters of its
+// text (contract testRegExp; a longer URL or attribute is cut), so what a pattern may cost is
+// bounded by its backtracking degree at that length. Two checks, one shared:
+// - nestedRepetitionProblem, cheap (safe-regex2's star height: repetition inside repetition,
+//   "(a+)+", can take exponential time even on 2,048 characters): made at save time and by the
+//   evaluator itself before it runs a stored pattern (decide/conditions.ts), so a pattern saved
+//   before these checks is never run;
+// - recheck's analysis (https://makenowjust-labs.github.io/recheck/), too slow for a config call
+//   (up to seconds), at save time only: it decides whether backtracking can take exponential or
+//   polynomial time. Refused: exponential, and polynomial of degree 3 or more (2,048³ is 10^10
+//   steps). Quadratic is accepted: every unanchored pattern with a `.*` is quadratic
+//   ("/products/.*/reviews"), and 2,048² steps stay within milliseconds. When recheck cannot
+//   decide (syntax it does not support, its time-out), the cheap check's verdict stands.
+// So whatever the save check accepts, the evaluator runs, at a bounded cost.
 
 import { checkSync } from "recheck";
 import safeRegex from "safe-regex2";
 import { HttpError } from "../http/errors.js";
 
-/** Highest polynomial degree of backtracking accepted. */
+/** Highest polynomial degree of backtracking accepted (at 2,048 characters: about 4 million steps). */
 const MAX_DEGREE = 2;
+
+/**
+ * Why a pattern nests repetition (and could take exponential time), or null. Cheap enough for the
+ * evaluator, which runs no pattern this refuses; the save check refuses it first.
+ */
+export function nestedRepetitionProblem(pattern: string): string | null {
+  return safeRegex(pattern) ? null : "nests repetition (like (a+)+) and could take exponential time";
+}
 
 const verdicts = new Map<string, string | null>();
 const VERDICT_CACHE_SIZE = 2000;
@@ -29,6 +45,8 @@ export function slowPatternProblem(pattern: string, flags = ""): string | null {
   const key = `${flags}/${pattern}`;
   let verdict = verdicts.get(key);
   if (verdict !== undefined) return verdict;
+  const nested = nestedRepetitionProblem(pattern);
+  if (nested) return nested;
   const result = checkSync(pattern, flags, { timeout: 2000 });
   if (result.status === "vulnerable") {
     const c = result.complexity;
@@ -38,8 +56,6 @@ export function slowPatternProblem(pattern: string, flags = ""): string | null {
         : c.degree > MAX_DEGREE
           ? `can take time growing as the input's length to the power ${c.degree} (several unanchored .* in a row, like a.*b.*c); anchor it or use [^/]* instead of .*`
           : null;
-  } else if (result.status === "unknown") {
-    verdict = safeRegex(pattern) ? null : "nests repetition (like (a+)+) and could take exponential time";
   } else {
     verdict = null;
   }

@@ -50,13 +50,16 @@
 // - $or: [] and $and: [] match (GrowthBook); $nor: [] does not, being "not $or: []".
 // - $all: [] matches any array (GrowthBook; MongoDB matches nothing); $all on a non-array is false.
 // - $regex accepts $options "i", "m", "s", "u"; it tests strings and numbers only (GrowthBook
-//   would test String(undefined)); an invalid pattern makes that comparison false.
+//   would test String(undefined)); an invalid pattern makes that comparison false, and so does
+//   one that nests repetition. A value longer than 2,048 characters is tested by its first 2,048
+//   (contract REGEX_INPUT_MAX_LENGTH), so one test has a bounded cost.
 // - evalCondition never throws: a malformed stored condition simply does not match.
 // - $v* parse "v1.2.3-rc.1+build": missing parts are 0 ("1.2" = "1.2.0"), a pre-release is lower
 //   than its release, identifiers compare as in semver; a missing or unparsable version makes
 //   $veq/$vgt/… false and $vne true.
 
-import { slowPatternProblem } from "../admin/patterns.js";
+import { testRegExp } from "@storefit/contract";
+import { nestedRepetitionProblem, slowPatternProblem } from "../admin/patterns.js";
 
 export type Condition = Record<string, unknown>;
 
@@ -165,7 +168,7 @@ function matchOperator(values: readonly unknown[], op: string, arg: unknown, all
       return anyValue(values, (v) => (compare(v, arg) ?? 1) <= 0);
     case "$regex": {
       const re = compileRegex(arg, all.$options);
-      return re !== null && anyValue(values, (v) => (typeof v === "string" || typeof v === "number") && re.test(String(v)));
+      return re !== null && anyValue(values, (v) => (typeof v === "string" || typeof v === "number") && testRegExp(re, String(v)));
     }
     case "$options":
       return true; // read by $regex
@@ -255,7 +258,9 @@ function typeOf(v: unknown): string {
 }
 
 // Compiled once per pattern: the same audiences are evaluated on every config call. Cleared
-// when full so a stream of distinct patterns cannot grow it without bound.
+// when full so a stream of distinct patterns cannot grow it without bound. A pattern that nests
+// repetition (stored before the save check refused it) is never run: it compiles to null and
+// matches nothing. Values are tested by their first REGEX_INPUT_MAX_LENGTH characters.
 const regexCache = new Map<string, RegExp | null>();
 
 function compileRegex(source: unknown, options: unknown): RegExp | null {
@@ -265,7 +270,7 @@ function compileRegex(source: unknown, options: unknown): RegExp | null {
   let re = regexCache.get(key);
   if (re === undefined) {
     try {
-      re = new RegExp(source, flags);
+      re = nestedRepetitionProblem(source) ? null : new RegExp(source, flags);
     } catch {
       re = null;
     }
