@@ -267,6 +267,38 @@ describe("audiences", () => {
     await page.getByLabel("Attribute of rule 1").waitFor();
   });
 
+  it("keeps JSON that does not parse as typed while the operator edits the name, and saves once it is fixed", async () => {
+    await page.goto(`${stack.apiUrl}/audiences?audience=new`);
+    await page.getByLabel("Name", { exact: true }).fill("Typed by hand");
+    const json = page.getByTestId("condition-json");
+    const broken = '{ "utm_source": "newsletter"';
+    await json.fill(broken);
+    const error = page.getByRole("alert").filter({ hasText: "Not valid JSON" });
+    await error.waitFor();
+    // Leaving the field for the name, and typing there, keeps the text and its error.
+    await page.getByLabel("Name", { exact: true }).fill("Typed by hand, newsletter");
+    await page.getByLabel("Description").fill("From the spring newsletter");
+    expect(await json.inputValue()).toBe(broken);
+    expect(await error.innerText()).toMatch(/Not valid JSON: .+/);
+    const create = page.getByRole("button", { name: "Create audience" });
+    expect(await create.isDisabled()).toBe(true);
+
+    await json.fill('{ "utm_source": "newsletter" }');
+    await expect.poll(() => page.getByLabel("Attribute of rule 1").inputValue()).toBe("utm_source");
+    expect(await page.getByRole("alert").filter({ hasText: "Not valid JSON" }).count()).toBe(0);
+    await expect.poll(() => create.isEnabled()).toBe(true);
+    await create.click();
+    await page.getByTestId("audience-saved").waitFor();
+    const id = new URL(page.url()).searchParams.get("audience")!;
+    expect(stack.store.getAudience(ACCOUNT_ID, id)).toMatchObject({
+      name: "Typed by hand, newsletter",
+      description: "From the spring newsletter",
+      condition: { utm_source: "newsletter" },
+    });
+    await page.goto(`${stack.apiUrl}/audiences?audience=${audienceId}`);
+    await page.getByLabel("Attribute of rule 1").waitFor();
+  });
+
   it("shows the error state with a retry, and the empty state", async () => {
     const tab = await owner.newPage();
     let answer: "fail" | "empty" = "fail";

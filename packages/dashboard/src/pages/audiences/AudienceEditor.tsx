@@ -87,10 +87,12 @@ function AudienceEditor({ audience, canEdit }: { audience: Audience | undefined;
   const unsaved = form.formState.isDirty || (savedJson !== null && savedJson !== JSON.stringify(condition));
   useUnsavedWarning(canEdit && unsaved);
 
-  // Builder → JSON, live; never while the operator is typing in the JSON view.
+  // Builder → JSON, live; never while the operator is typing in the JSON view, and never over text
+  // that does not parse: that stays as typed, with its error, until the operator fixes it (leaving
+  // the field or editing the name must not put the last valid condition back behind the error).
   useEffect(() => {
-    if (!jsonFocused && jsonOnly === null) setJsonText(builderJson);
-  }, [builderJson, jsonFocused, jsonOnly]);
+    if (!jsonFocused && jsonOnly === null && jsonError === null) setJsonText(builderJson);
+  }, [builderJson, jsonFocused, jsonOnly, jsonError]);
 
   // JSON → builder, at every change that parses.
   const onJsonChange = (text: string) => {
@@ -244,7 +246,7 @@ function AudienceEditor({ audience, canEdit }: { audience: Audience | undefined;
 
               {canEdit ? (
                 <div className="form-actions">
-                  <button type="submit" className="button button--primary" disabled={save.isPending}>
+                  <button type="submit" className="button button--primary" disabled={save.isPending || jsonError !== null}>
                     {save.isPending ? "Saving…" : audience ? "Save audience" : "Create audience"}
                   </button>
                   {audience ? (

@@ -70,14 +70,14 @@ export function AudienceTester({ condition, conditionError }: { condition: Condi
           {field("browserVersion", "Browser version")}
           {field("os", "Operating system", "e.g. iOS")}
           {field("url", "Page URL", "https://shop.example/products/…")}
-          {field("utmSource", "utm_source")}
-          {field("utmMedium", "utm_medium")}
-          {field("utmCampaign", "utm_campaign")}
-          {field("utmTerm", "utm_term")}
-          {field("utmContent", "utm_content")}
-          {field("utmAdgroup", "utm_adgroup")}
-          {field("gclid", "gclid")}
-          {field("fbclid", "fbclid")}
+          {field("utmSource", "Campaign source (utm_source)")}
+          {field("utmMedium", "Campaign medium (utm_medium)")}
+          {field("utmCampaign", "Campaign name (utm_campaign)")}
+          {field("utmTerm", "Campaign term (utm_term)")}
+          {field("utmContent", "Campaign content (utm_content)")}
+          {field("utmAdgroup", "Ad group (utm_adgroup)")}
+          {field("gclid", "Google Ads click (gclid)")}
+          {field("fbclid", "Meta ads click (fbclid)")}
           {field("tags", "Tags (comma-separated)")}
         </div>
         {JSON_FIELDS.map(([name, label, example]) => (
