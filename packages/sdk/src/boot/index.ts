@@ -295,8 +295,8 @@ async function init(): Promise<void> {
   scope.add(engine.revert);
   const { applied, redirect } = await engine.apply(onPage);
   if (current !== inst) return;
-  // A global redirection is leaving the page: revealing it would flash the original until the
-  // next page loads. The sdk time-out still reveals it if the navigation fails.
+  // A global redirection leaves the page: revealing it would flash the original until the next
+  // page loads. The sdk time-out still reveals it if the navigation fails.
   if (!redirect) revealPage();
   emit(DOCUMENT_EVENTS.applied, applied);
   if (!isReady) markReady({ state, timed_out: timedOut, applied });
@@ -322,6 +322,9 @@ async function init(): Promise<void> {
   // A view of a goal page says so (spec §3 "Active pages"), so results need no second lookup.
   const goal: Properties = (settings.goal_pages ?? []).some(isPage) ? { cf_goal_page: true } : {};
   tracker.track("PAGE", "page_view", { cf_current_page_url: loc.href, ...goal }, { pageview_seq_number: visitor.pageviewSeq, config_summary: summaries });
+  // Leave only now: the summaries and the view of this page are on their way (keepalive requests
+  // outlive the page), so a redirect test counts the visitors of the page being left (issue #16).
+  if (redirect) return void safe(() => loc.replace(redirect), undefined);
 
   // What the page needs only once it is shown comes in storefit-ext.js (core/ext.ts).
   const ext = await loadExtension(settings.api_host);

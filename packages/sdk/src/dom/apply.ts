@@ -179,17 +179,14 @@ export const whenLoaded = (k: Kit, fn: () => void): void => onReady(k, fn, true)
 
 /**
  * spec §3 global_actions, run once per config when `apply` starts (before the DOM is ready, so
- * CSS lands before the first paint). Returns the URL of a redirection, after starting it: the
- * caller then stops applying, the page is being left.
+ * CSS lands before the first paint). Returns the URL of a redirection without starting it: the
+ * caller stops applying, reports the page being left, and only then leaves it (boot/index.ts).
  */
 export function globalActions(k: Kit, c: Config, g: GlobalActions): string | null {
   const loc = win.location;
   const r = g.redirection;
   const to = r && r.url ? redirectUrl(r.url, loc.href, r.retain_params, true) : null;
-  if (to) {
-    loc.replace(to);
-    return to;
-  }
+  if (to) return to;
   if (typeof g.css === "string" && g.css) {
     const s = doc.createElement("style");
     s.textContent = g.css;

@@ -57,7 +57,10 @@ export type ApplyResult = {
   missing: string[];
   /** Configs waiting for the load event or their delay (cf_defer_apply, cf_delay_apply_time). */
   pending?: string[];
-  /** Set when a global redirection started: the page is being left, keep it hidden. */
+  /**
+   * A global redirection's URL: the engine stopped applying and did not navigate; the caller
+   * keeps the page hidden, reports it, then leaves it for this URL.
+   */
   redirect?: string;
   counts?: EngineCounts;
 };
