@@ -29,3 +29,17 @@ export function formatEventTime(iso: string, now: Date = new Date()): string {
     ? timeFormat.format(date)
     : dateTimeSecondsFormat.format(date);
 }
+
+// Counts and amounts with the same separators on every screen: "12,345", "1,024.50".
+const countFormat = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
+const amountFormat = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/** "12,345" */
+export function formatCount(n: number): string {
+  return countFormat.format(n);
+}
+
+/** "1,024.50": a money amount without its currency (the event may not say which). */
+export function formatAmount(n: number): string {
+  return amountFormat.format(n);
+}

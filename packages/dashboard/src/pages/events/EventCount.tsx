@@ -1,9 +1,9 @@
 import type { UseQueryResult } from "@tanstack/react-query";
 import type { EventListResponse } from "@storefit/contract";
 import { EVENTS_REFETCH_INTERVAL_MS } from "../../api/queries";
-import { formatEventTime } from "../../format";
+import { formatCount, formatEventTime } from "../../format";
 
-/** The number of stored events, refreshed with the list (same query, fetched once). */
+/** The number of stored events, refreshed with the newest page (same query, fetched once). */
 export function EventCount({ query }: { query: UseQueryResult<EventListResponse> }) {
   const { data, dataUpdatedAt, isError } = query;
   return (
@@ -14,7 +14,7 @@ export function EventCount({ query }: { query: UseQueryResult<EventListResponse>
       </p>
       {data ? (
         <p className="stat-card__value" data-testid="event-count">
-          {data.total}
+          {formatCount(data.total)}
         </p>
       ) : (
         <p className="stat-card__value stat-card__value--pending" aria-label="Loading">

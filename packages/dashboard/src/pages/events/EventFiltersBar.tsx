@@ -1,11 +1,22 @@
 import { useId } from "react";
-import { EVENT_TYPES, type EventFilters, isFiltered } from "./filters";
+import type { ExperienceSummary } from "@storefit/contract";
+import { EVENT_TYPE_LABELS, EVENT_TYPES } from "./labels";
+import { type EventFilters, isFiltered, NO_FILTERS } from "./filters";
 
-type Props = { filters: EventFilters; domains: readonly string[]; onChange: (next: EventFilters) => void };
+type Props = {
+  filters: EventFilters;
+  domains: readonly string[];
+  experiences: readonly ExperienceSummary[];
+  onChange: (next: EventFilters) => void;
+};
 
-export function EventFiltersBar({ filters, domains, onChange }: Props) {
+const STATUS_NOTE: Record<ExperienceSummary["status"], string> = { running: "", draft: " (draft)", paused: " (paused)", archived: " (archived)" };
+
+export function EventFiltersBar({ filters, domains, experiences, onChange }: Props) {
   const id = useId();
   const set = (patch: Partial<EventFilters>) => onChange({ ...filters, ...patch });
+  // An experience in the address that the list no longer has (deleted) stays selectable by id.
+  const known = filters.experience === "" || experiences.some((x) => x.id === filters.experience);
   return (
     <form className="event-filters" role="search" aria-label="Filter events" onSubmit={(e) => e.preventDefault()}>
       <div className="field">
@@ -16,7 +27,7 @@ export function EventFiltersBar({ filters, domains, onChange }: Props) {
           <option value="">All types</option>
           {EVENT_TYPES.map((t) => (
             <option key={t} value={t}>
-              {t}
+              {EVENT_TYPE_LABELS[t]}
             </option>
           ))}
         </select>
@@ -34,6 +45,44 @@ export function EventFiltersBar({ filters, domains, onChange }: Props) {
           ))}
         </select>
       </div>
+      <div className="field">
+        <label className="field__label" htmlFor={`${id}-experience`}>
+          Experience
+        </label>
+        <select
+          id={`${id}-experience`}
+          className="field__input"
+          value={filters.experience}
+          onChange={(e) => set({ experience: e.target.value })}
+          aria-describedby={`${id}-experience-hint`}
+        >
+          <option value="">All experiences</option>
+          {experiences.map((x) => (
+            <option key={x.id} value={x.id}>
+              {x.name}
+              {STATUS_NOTE[x.status]}
+            </option>
+          ))}
+          {known ? null : <option value={filters.experience}>Experience {filters.experience}</option>}
+        </select>
+        <span className="visually-hidden" id={`${id}-experience-hint`}>
+          Only the events of visitors who saw this experience
+        </span>
+      </div>
+      <div className="field">
+        <label className="field__label" htmlFor={`${id}-visitor`}>
+          Visitor
+        </label>
+        <input
+          id={`${id}-visitor`}
+          type="search"
+          className="field__input"
+          value={filters.visitor}
+          onChange={(e) => set({ visitor: e.target.value })}
+          placeholder="Visitor or customer id"
+          spellCheck={false}
+        />
+      </div>
       <div className="field event-filters__search">
         <label className="field__label" htmlFor={`${id}-q`}>
           Page path or event name contains
@@ -41,7 +90,7 @@ export function EventFiltersBar({ filters, domains, onChange }: Props) {
         <input id={`${id}-q`} type="search" className="field__input" value={filters.q} onChange={(e) => set({ q: e.target.value })} placeholder="/products/" />
       </div>
       {isFiltered(filters) ? (
-        <button type="button" className="button button--secondary event-filters__clear" onClick={() => onChange({ type: "", domain: "", q: "" })}>
+        <button type="button" className="button button--secondary event-filters__clear" onClick={() => onChange(NO_FILTERS)}>
           Clear filters
         </button>
       ) : null}

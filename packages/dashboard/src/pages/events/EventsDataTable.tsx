@@ -3,20 +3,38 @@ import type { EventListResponse } from "@storefit/contract";
 import { Link } from "react-router";
 import { DataTable } from "../../components/DataTable";
 import { EmptyState } from "../../components/StatusMessage";
+import { formatCount } from "../../format";
 import { paths } from "../../paths";
 import { EventsTable } from "./EventsTable";
-import { EVENTS_WINDOW } from "./filters";
 
-/**
- * `query`: the filtered list when `filtered` (the service filters every stored event), else the
- * newest events; `stored`: how many events are stored in all (the unfiltered query's total).
- */
-export function EventsDataTable({ query, filtered, stored }: { query: UseQueryResult<EventListResponse>; filtered: boolean; stored: number | undefined }) {
+type Props = {
+  query: UseQueryResult<EventListResponse>;
+  filtered: boolean;
+  /** On an older (or newer) page than the newest: the cursor holds it in place. */
+  paged: boolean;
+  onVisitor: (userId: string) => void;
+  onPage: (cursor: { before?: string; after?: string }) => void;
+};
+
+function shownText(data: EventListResponse, filtered: boolean, paged: boolean): string {
+  const shown = data.events.length;
+  const total = formatCount(data.total);
+  const noun = data.total === 1 ? "event" : "events";
+  if (filtered) {
+    const head = `${total} ${noun} ${data.total === 1 ? "matches" : "match"} the filters`;
+    if (paged) return `${head}; ${formatCount(shown)} of them are listed on this page.`;
+    return data.total > shown ? `${head}; the newest ${formatCount(shown)} are listed.` : `${head}.`;
+  }
+  if (paged) return `${formatCount(shown)} of ${total} ${noun} are listed on this page.`;
+  return data.total > shown ? `The newest ${formatCount(shown)} of ${total} events.` : `All ${total} ${noun}.`;
+}
+
+export function EventsDataTable({ query, filtered, paged, onVisitor, onPage }: Props) {
   return (
     <DataTable
       query={query}
       noun="events"
-      isEmpty={(data) => !filtered && data.events.length === 0}
+      isEmpty={(data) => !filtered && !paged && data.events.length === 0}
       empty={
         <EmptyState title="No events yet">
           <p>
@@ -26,25 +44,42 @@ export function EventsDataTable({ query, filtered, stored }: { query: UseQueryRe
         </EmptyState>
       }
     >
-      {(data) => {
-        const shown = data.events;
-        return (
-          <>
-            <p className="events-shown" role="status" data-testid="events-shown">
-              {filtered
-                ? `${data.total} of the latest ${Math.max(stored ?? 0, data.total)} events match the filters${data.total > shown.length ? `; the newest ${shown.length} are listed` : ""}.`
-                : `The latest ${shown.length} of ${data.total} events${data.total > EVENTS_WINDOW ? ` (filters search them all)` : ""}.`}
-            </p>
-            {shown.length === 0 ? (
-              <EmptyState title="No events match these filters">
-                <p>Change or clear the filters; new events appear as they arrive.</p>
-              </EmptyState>
-            ) : (
-              <EventsTable events={shown} />
-            )}
-          </>
-        );
-      }}
+      {(data) => (
+        <>
+          <p className="events-shown" role="status" data-testid="events-shown">
+            {shownText(data, filtered, paged)}
+          </p>
+          {data.events.length === 0 ? (
+            <EmptyState title={filtered ? "No events match these filters" : "No events on this page"}>
+              <p>{filtered ? "Change or clear the filters; new events appear as they arrive." : "Go back to the newest events."}</p>
+            </EmptyState>
+          ) : (
+            <EventsTable events={data.events} onVisitor={onVisitor} />
+          )}
+          <nav className="events-pager" aria-label="Pages of events">
+            <button type="button" className="button button--secondary button--small" disabled={!paged} onClick={() => onPage({})}>
+              Newest events
+            </button>
+            <button
+              type="button"
+              className="button button--secondary button--small"
+              disabled={data.newer === null}
+              onClick={() => data.newer !== null && onPage({ after: String(data.newer) })}
+            >
+              Newer events
+            </button>
+            <button
+              type="button"
+              className="button button--secondary button--small"
+              disabled={data.older === null}
+              onClick={() => data.older !== null && onPage({ before: String(data.older) })}
+            >
+              Older events
+            </button>
+            {paged ? <span className="muted events-pager__note">This page is not refreshed; new events arrive on the newest page.</span> : null}
+          </nav>
+        </>
+      )}
     </DataTable>
   );
 }

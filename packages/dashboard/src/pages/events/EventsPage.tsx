@@ -1,25 +1,33 @@
-// Live events: the newest events the shop's pages send, polled every 2 s, with filters by type,
-// domain and page path or name. The unfiltered query feeds the count and the domains; with
-// filters, the service filters all stored events (GET /api/events?type=&domain=&q=).
+// Live events: the shop's events a page at a time (the newest page polled every 2 s, older pages
+// by the cursors the service answers), named for people, filtered by type, domain, text, visitor
+// and experience, with one visitor's timeline on demand. Everything the operator chose is in the
+// address (filters.ts). The unfiltered newest page feeds the count and the domains.
 import { useMemo } from "react";
 import { useSearchParams } from "react-router";
 import { useAccount } from "../../api/account";
-import { useEvents } from "../../api/queries";
+import { useEventPage } from "../../api/events";
+import { useExperiences } from "../../api/queries";
 import { PageHeader } from "../../components/PageHeader";
 import { EventCount } from "./EventCount";
 import { EventFiltersBar } from "./EventFiltersBar";
 import { EventsDataTable } from "./EventsDataTable";
-import { EVENTS_WINDOW, type EventFilters, filtersFrom, isFiltered } from "./filters";
+import { cursorFrom, type EventFilters, filtersFrom, isFiltered, NO_FILTERS, viewParams } from "./filters";
 import { InstallSnippet } from "./InstallSnippet";
+import { VisitorTimeline } from "./VisitorTimeline";
 import "./events.css";
 
 export function EventsPage() {
-  const query = useEvents(EVENTS_WINDOW);
-  const account = useAccount();
   const [params, setParams] = useSearchParams();
   const filters = filtersFrom(params);
+  const cursor = cursorFrom(params);
+  const timeline = params.get("timeline") ?? "";
   const filtered = isFiltered(filters);
-  const matching = useEvents(EVENTS_WINDOW, filters, { enabled: filtered });
+  const paged = cursor.before !== "" || cursor.after !== "";
+
+  const newest = useEventPage({});
+  const page = useEventPage({ ...filters, ...cursor });
+  const account = useAccount();
+  const experiences = useExperiences();
 
   const domains = useMemo(() => {
     const seen = new Set<string>();
@@ -27,29 +35,38 @@ export function EventsPage() {
       seen.add(account.data.settings.domain);
       for (const d of account.data.settings.subdomains) if (!d.startsWith("*.")) seen.add(d);
     }
-    for (const e of query.data?.events ?? []) if (e.domain) seen.add(e.domain);
+    for (const e of newest.data?.events ?? []) if (e.domain) seen.add(e.domain);
     return [...seen].sort();
-  }, [account.data, query.data]);
+  }, [account.data, newest.data]);
 
-  const onFilters = (next: EventFilters) => {
-    const p = new URLSearchParams();
-    if (next.type) p.set("type", next.type);
-    if (next.domain) p.set("domain", next.domain);
-    if (next.q) p.set("q", next.q);
-    setParams(p, { replace: true });
-  };
+  // Typing in a filter replaces the address; a page or a timeline is a step Back returns from.
+  const go = (next: EventFilters, nextCursor: { before?: string; after?: string } = {}, nextTimeline = timeline, replace = true) =>
+    setParams(viewParams(next, nextCursor, nextTimeline), { replace });
 
   return (
     <>
       <title>Live events · Storefit</title>
       <PageHeader title="Live events" description="Events your shop's pages send, newest first, refreshed every 2 seconds." />
       <div className="events-overview">
-        <EventCount query={query} />
+        <EventCount query={newest} />
         <InstallSnippet />
       </div>
-      <h2 className="section-title">Latest events</h2>
-      <EventFiltersBar filters={filters} domains={domains} onChange={onFilters} />
-      <EventsDataTable query={filtered ? matching : query} filtered={filtered} stored={query.data?.total} />
+      {timeline ? (
+        <VisitorTimeline
+          visitor={timeline}
+          onClose={() => go(filters, cursor, "", false)}
+          onFilter={(userId) => go({ ...NO_FILTERS, visitor: userId }, {}, timeline, false)}
+        />
+      ) : null}
+      <h2 className="section-title">Events</h2>
+      <EventFiltersBar filters={filters} domains={domains} experiences={experiences.data?.experiences ?? []} onChange={(next) => go(next)} />
+      <EventsDataTable
+        query={page}
+        filtered={filtered}
+        paged={paged}
+        onVisitor={(userId) => go(filters, cursor, userId, false)}
+        onPage={(next) => go(filters, next, timeline, false)}
+      />
     </>
   );
 }

@@ -1,24 +1,32 @@
-// Filters of the live events list, kept in the address (`?type=&domain=&q=`) so a filtered view
-// can be shared or reloaded. The service applies them to every stored event (GET /api/events
-// ?type=&domain=&q=, docs/api.md "Events"), not only to the newest the screen polls.
-import type { StoredEventView } from "@storefit/contract";
+// The live events screen's state, kept in the address so a view can be shared or reloaded:
+// filters (`?type=&domain=&q=&visitor=&experience=`), the page (`before` / `after`, the cursors
+// the service answered) and the visitor whose timeline is open (`timeline`). The service applies
+// the filters to every stored event (GET /api/events, docs/api.md "Events").
 
-/** How many of the newest events the screen loads and filters (the service answers up to 500). */
-export const EVENTS_WINDOW = 500;
+export type EventFilters = { type: string; domain: string; q: string; visitor: string; experience: string };
+export type EventCursor = { before: string; after: string };
 
-/** spec §3 "Event": the types the script sends (an unknown type becomes TRACK). */
-export const EVENT_TYPES = ["PAGE", "PAGE_UPDATE", "CLICK", "FORM", "TRACK", "SCREEN", "SCROLL", "REVENUE", "TEMPLATE_VIEW", "TEMPLATE_BUTTON_CLICK"] as const;
-
-export type EventFilters = { type: string; domain: string; q: string };
+export const NO_FILTERS: EventFilters = { type: "", domain: "", q: "", visitor: "", experience: "" };
+const FILTER_KEYS = Object.keys(NO_FILTERS) as (keyof EventFilters)[];
 
 export function filtersFrom(params: URLSearchParams): EventFilters {
-  return { type: params.get("type") ?? "", domain: params.get("domain") ?? "", q: params.get("q") ?? "" };
+  const out = { ...NO_FILTERS };
+  for (const key of FILTER_KEYS) out[key] = params.get(key) ?? "";
+  return out;
 }
 
-/** The event's name: the part of `domain|name` after the domain (spec §5). */
-export function eventName(e: StoredEventView): string {
-  const bar = e.event_customer_id.indexOf("|");
-  return bar === -1 ? e.event_customer_id : e.event_customer_id.slice(bar + 1);
+export function cursorFrom(params: URLSearchParams): EventCursor {
+  return { before: params.get("before") ?? "", after: params.get("after") ?? "" };
 }
 
-export const isFiltered = (f: EventFilters) => f.type !== "" || f.domain !== "" || f.q.trim() !== "";
+export const isFiltered = (f: EventFilters) => FILTER_KEYS.some((key) => f[key].trim() !== "");
+
+/** The address of a view: new filters start again from the newest page; the open timeline stays. */
+export function viewParams(filters: EventFilters, cursor: Partial<EventCursor> = {}, timeline = ""): URLSearchParams {
+  const p = new URLSearchParams();
+  for (const key of FILTER_KEYS) if (filters[key]) p.set(key, filters[key]);
+  if (cursor.before) p.set("before", cursor.before);
+  else if (cursor.after) p.set("after", cursor.after);
+  if (timeline) p.set("timeline", timeline);
+  return p;
+}
