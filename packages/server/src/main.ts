@@ -6,6 +6,8 @@ import { join, resolve } from "node:path";
 import { buildApp } from "./app.js";
 import { SqliteStore } from "./store/sqlite.js";
 import type { RateLimits } from "./http/rate-limit.js";
+import { DEFAULT_SERVER_LIMITS } from "./http/edge.js";
+import type { ServerLimits } from "./http/edge.js";
 import { DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD, seedDemo } from "./seed/demo.js";
 import { fillDemoHistory } from "./seed/demo-data.js";
 
@@ -15,6 +17,37 @@ const dataDir = resolve(process.env.DATA_DIR ?? "./data");
 const adminEmail = process.env.STOREFIT_ADMIN_EMAIL ?? DEFAULT_ADMIN_EMAIL;
 const adminPassword = process.env.STOREFIT_ADMIN_PASSWORD ?? DEFAULT_ADMIN_PASSWORD;
 const publicUrl = process.env.PUBLIC_URL;
+// Without PUBLIC_URL, the origins the snippet may name as api_host when a request's Host header
+// is one of them (docs/security.md); the default keeps `npm start`'s demo working on this machine.
+const publicOrigins = (process.env.PUBLIC_ORIGINS ?? `http://localhost:${port},http://127.0.0.1:${port}`)
+  .split(",")
+  .map((o) => o.trim())
+  .filter(Boolean);
+
+/** A whole number ≥ 0 from the environment, or the default; anything else stops the start. */
+function count(name: string, fallback: number): number {
+  const text = process.env[name];
+  if (text === undefined || text === "") return fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 0) {
+    console.error(`${name} must be a whole number ≥ 0, not "${text}"`);
+    process.exit(1);
+  }
+  return value;
+}
+const serverLimits: ServerLimits = {
+  ...DEFAULT_SERVER_LIMITS,
+  requestTimeoutMs: count("REQUEST_TIMEOUT_MS", DEFAULT_SERVER_LIMITS.requestTimeoutMs),
+  headersTimeoutMs: count("HEADERS_TIMEOUT_MS", DEFAULT_SERVER_LIMITS.headersTimeoutMs),
+  keepAliveTimeoutMs: count("KEEP_ALIVE_TIMEOUT_MS", DEFAULT_SERVER_LIMITS.keepAliveTimeoutMs),
+  maxConnections: count("MAX_CONNECTIONS", DEFAULT_SERVER_LIMITS.maxConnections),
+  maxRequestsPerSocket: count("MAX_REQUESTS_PER_SOCKET", DEFAULT_SERVER_LIMITS.maxRequestsPerSocket),
+};
+// Node refuses a header time-out longer than the request's (both are checked on one timer).
+if (serverLimits.requestTimeoutMs > 0 && serverLimits.headersTimeoutMs > serverLimits.requestTimeoutMs) {
+  console.error(`HEADERS_TIMEOUT_MS (${serverLimits.headersTimeoutMs}) must not be longer than REQUEST_TIMEOUT_MS (${serverLimits.requestTimeoutMs})`);
+  process.exit(1);
+}
 // Requests per second per client key on this node (burst: twice that); 0 turns the limit off.
 const clientRatePerS = process.env.CLIENT_RATE_LIMIT_PER_S === undefined ? undefined : Number(process.env.CLIENT_RATE_LIMIT_PER_S);
 if (clientRatePerS !== undefined && !(clientRatePerS >= 0)) {
@@ -32,7 +65,7 @@ const { created } = await seedDemo(store, { email: adminEmail, password: adminPa
 // screen has something to show from the first minute; DEMO_HISTORY=0 leaves it empty.
 const history = created && process.env.DEMO_HISTORY !== "0" ? await fillDemoHistory(store) : null;
 
-const app = await buildApp({ store, log: process.env.LOG !== "0", rateLimits, ...(publicUrl ? { publicUrl } : {}) });
+const app = await buildApp({ store, log: process.env.LOG !== "0", rateLimits, publicOrigins, serverLimits, ...(publicUrl ? { publicUrl } : {}) });
 await app.listen({ port, host });
 
 const origin = publicUrl ?? `http://localhost:${port}`;

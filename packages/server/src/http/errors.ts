@@ -22,6 +22,7 @@ export function sendError(
 ): FastifyReply {
   return reply
     .code(statusCode)
+    .header("x-content-type-options", "nosniff")
     .type("application/json; charset=utf-8")
     .send({ error: { code, message: message ?? API_ERROR_CODES[code] } });
 }
