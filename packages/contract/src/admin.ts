@@ -308,8 +308,37 @@ export type AudienceEvaluateResponse = { matches: boolean; clauses: ClauseVerdic
 export type ResultsEngine = "bayesian" | "frequentist" | "sequential";
 export type ResultsCorrection = "holm" | "bh" | "none";
 
-/** GET /api/results/{experienceId}?engine=&correction=&alpha= (all optional). */
-export type ResultsQuery = { engine?: ResultsEngine; correction?: ResultsCorrection; alpha?: number };
+/**
+ * GET /api/results/{experienceId}?engine=&correction=&alpha=&from=&to= (all optional). `from` and
+ * `to` are UTC days (YYYY-MM-DD), both included (docs/results.md "Date range").
+ */
+export type ResultsQuery = { engine?: ResultsEngine; correction?: ResultsCorrection; alpha?: number; from?: string; to?: string };
+
+/**
+ * Why an experience has few visitors (docs/results.md "Few visitors"), the first that holds:
+ * no page views at all on the account's domains; none on a page the experience targets; every
+ * visitor of those pages was counted and there are just few yet; a running experience of higher
+ * priority changes the same element there; else its audiences or traffic allocation let few in.
+ */
+export type FewVisitorsCause = "no_traffic" | "pages_never_matched" | "few_shoppers" | "overlap_lost" | "audience_or_allocation";
+
+export type ResultsDiagnostics = {
+  cause: FewVisitorsCause;
+  /** Page views were counted from this moment: the experience's last change (its start, or a later edit) or the range's start, whichever is later. */
+  since: string;
+  /** Page views on the account's domains since then. */
+  page_views: number;
+  /** Of those, page views on a page the experience targets. */
+  target_page_views: number;
+  /** Distinct visitors with a page view on a target page since then. */
+  target_visitors: number;
+  /** Distinct visitors exposed to the experience since then. */
+  exposed_visitors: number;
+  /** pages_never_matched: the account's most viewed pages since then (domain + path), to compare with the targets. */
+  top_pages: { page: string; views: number }[];
+  /** overlap_lost: the running experiences of higher priority that take the same elements on the target pages. */
+  overlaps: { experience_id: string; name: string; priority: number; pages: string[]; elements: string[] }[];
+};
 
 /** Exposures per variation over the whole experience (distinct visitors). */
 export type VariationExposure = {
@@ -392,4 +421,8 @@ export type ExperienceResults = {
   total_visitors: number;
   variations: VariationExposure[];
   rules: RuleResults[];
+  /** The date range the numbers cover (UTC days, both included); null: open. */
+  range: { from: string | null; to: string | null };
+  /** Why visitors are few, when a running experience has fewer than 100 (docs/results.md "Few visitors"); null otherwise. */
+  diagnostics: ResultsDiagnostics | null;
 };

@@ -5,6 +5,7 @@
 import type {
   Comparison,
   DailyPoint,
+  ResultsDiagnostics,
   ExperienceResults,
   GoalDefinition,
   MetricKind,
@@ -243,6 +244,9 @@ export type ResultsInput = {
   audienceNames: ReadonlyMap<string, string>;
   options: ResultsOptions;
   now: Date;
+  /** The date range asked for (UTC days, both included), echoed in the answer. */
+  range: ExperienceResults["range"];
+  diagnostics: ResultsDiagnostics | null;
 };
 
 export function computeResults(input: ResultsInput): ExperienceResults {
@@ -317,5 +321,7 @@ export function computeResults(input: ResultsInput): ExperienceResults {
     total_visitors: input.exposed.distinct,
     variations: exposureVariations(experience, input.exposed.byVariation),
     rules,
+    range: input.range,
+    diagnostics: input.diagnostics,
   };
 }

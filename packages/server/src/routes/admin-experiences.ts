@@ -27,6 +27,8 @@ import { findOverlaps } from "../admin/overlaps.js";
 import { ResultsCache } from "../results/cache.js";
 import { RESULTS_DEFAULTS, computeResults } from "../results/compute.js";
 import type { ResultsOptions } from "../results/compute.js";
+import { diagnoseFewVisitors } from "../results/diagnostics.js";
+import { resultsRange } from "../results/range.js";
 import { ADMIN_SECURITY, errorResponses, idParams, obj, id } from "../schemas/common.js";
 import {
   experienceBody,
@@ -41,7 +43,7 @@ import {
 import type { AdminOptions } from "./admin.js";
 
 /** The results query as it arrives (strings; the schema has checked the shapes). */
-type ResultsQueryString = { engine?: ResultsEngine; correction?: ResultsCorrection; alpha?: string };
+type ResultsQueryString = { engine?: ResultsEngine; correction?: ResultsCorrection; alpha?: string; from?: string; to?: string };
 
 /** The schema checks the shape of alpha; its range is checked here (0 < alpha ≤ 0.5). */
 function resultsOptions(q: ResultsQueryString): ResultsOptions {
@@ -328,7 +330,7 @@ export function experienceRoutes(app: FastifyInstance, opts: AdminOptions): void
       onRequest: viewer,
       schema: {
         ...doc(
-          "Results per rule, goal and variation: visitors, conversions, rates, revenue, lift with its interval, the sample-ratio check and a daily series (docs/results.md)",
+          "Results per rule, goal and variation: visitors, conversions, rates, revenue, lift with its interval, the sample-ratio check and a daily series, optionally within a date range; when a running experience has few visitors, why (docs/results.md)",
           ["results"],
         ),
         params: obj({ experienceId: id }, ["experienceId"]),
@@ -337,8 +339,10 @@ export function experienceRoutes(app: FastifyInstance, opts: AdminOptions): void
       },
     },
     async (req): Promise<ExperienceResults> => {
-      const accountId = req.caller!.account.id;
+      const account = req.caller!.account;
+      const accountId = account.id;
       const options = resultsOptions(req.query);
+      const range = resultsRange(req.query.from, req.query.to);
       const experience = await load(store, accountId, req.params.experienceId);
       // Reused while nothing it depends on has changed (results/cache.ts, docs/results.md "Cache").
       const version = await store.resultsVersion(accountId);
@@ -347,19 +351,28 @@ export function experienceRoutes(app: FastifyInstance, opts: AdminOptions): void
         experienceId: experience.id,
         updatedAt: experience.updated_at,
         revision: version.revision,
-        query: `${options.engine} ${options.correction} ${options.alpha}`,
+        query: `${options.engine} ${options.correction} ${options.alpha} ${range.from ?? ""} ${range.to ?? ""}`,
         eventSeq: version.eventSeq,
         exposureSeq: version.exposureSeq,
       });
       const cached = resultsCache.get(key);
       if (cached) return cached;
+      const exposed = await store.exposureVisitors(accountId, experience.id, range.ms);
       const answer = computeResults({
         experience,
-        exposed: await store.exposureVisitors(accountId, experience.id),
-        aggregate: await store.resultsAggregate(accountId, experience.id, experience.goals),
+        exposed,
+        aggregate: await store.resultsAggregate(accountId, experience.id, experience.goals, range.ms),
         audienceNames: new Map((await store.listAudiences(accountId)).map((a) => [a.id, a.name])),
         options,
         now: new Date(opts.clock()),
+        range: { from: range.from, to: range.to },
+        diagnostics: await diagnoseFewVisitors({
+          store,
+          account,
+          experience,
+          range: range.ms,
+          totalVisitors: exposed.distinct,
+        }),
       });
       resultsCache.set(key, answer);
       return answer;

@@ -259,6 +259,8 @@ export const resultsQuery = obj({
   engine: { ...ENGINE, description: "sequential (default, always-valid), frequentist (fixed horizon) or bayesian" },
   correction: { ...CORRECTION, description: "Across each rule's comparisons: holm (default), bh or none; not for bayesian" },
   alpha: { type: "string", pattern: "^0?\\.[0-9]{1,6}$", description: "Significance level, 0 < alpha ≤ 0.5, default 0.05" },
+  from: { type: "string", pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}$", description: "First UTC day (YYYY-MM-DD, included): visitors first exposed from then on" },
+  to: { type: "string", pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}$", description: "Last UTC day (YYYY-MM-DD, included): visitors first exposed and conversions up to its end" },
 });
 
 const comparisonSchema = obj(
@@ -337,6 +339,33 @@ const ruleResultsSchema = obj(
   ["rule_id", "audience_name", "srm", "metrics", "daily"],
 );
 
+/** contract ResultsDiagnostics. */
+const diagnosticsSchema = obj(
+  {
+    cause: enumOf(["no_traffic", "pages_never_matched", "few_shoppers", "overlap_lost", "audience_or_allocation"]),
+    since: { ...timestamp, description: "Page views counted from: the experience's last change or the range's start, the later" },
+    page_views: { ...count, description: "Page views on the account's domains since then" },
+    target_page_views: { ...count, description: "Of those, on a page the experience targets" },
+    target_visitors: { ...count, description: "Distinct visitors with a page view on a target page since then" },
+    exposed_visitors: { ...count, description: "Distinct visitors exposed to the experience since then" },
+    top_pages: { type: "array", items: obj({ page: { type: "string" }, views: count }, ["page", "views"]) },
+    overlaps: {
+      type: "array",
+      items: obj(
+        {
+          experience_id: id,
+          name: { type: "string" },
+          priority: { type: "integer" },
+          pages: { type: "array", items: { type: "string" } },
+          elements: { type: "array", items: { type: "string" } },
+        },
+        ["experience_id", "name", "priority", "pages", "elements"],
+      ),
+    },
+  },
+  ["cause", "since", "page_views", "target_page_views", "target_visitors", "exposed_visitors", "top_pages", "overlaps"],
+);
+
 export const resultsSchema = obj(
   {
     experience_id: id,
@@ -359,6 +388,11 @@ export const resultsSchema = obj(
       ),
     },
     rules: { type: "array", items: ruleResultsSchema },
+    range: obj(
+      { from: { type: ["string", "null"] }, to: { type: ["string", "null"] } },
+      ["from", "to"],
+    ),
+    diagnostics: { anyOf: [diagnosticsSchema, { type: "null" }], description: "Why a running experience has fewer than 100 visitors (docs/results.md \"Few visitors\"); null otherwise" },
   },
-  ["experience_id", "engine", "correction", "alpha", "computed_at", "total_visitors", "variations", "rules"],
+  ["experience_id", "engine", "correction", "alpha", "computed_at", "total_visitors", "variations", "rules", "range", "diagnostics"],
 );
