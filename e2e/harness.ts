@@ -11,6 +11,7 @@ import type { Page, Request } from "playwright-core";
 import { buildApp } from "../packages/server/src/app.js";
 import { SqliteStore } from "../packages/server/src/store/sqlite.js";
 import { seedDemo } from "../packages/server/src/seed/demo.js";
+import { demoSiteOrigins } from "../packages/server/src/seed/demo-pages.js";
 import { createDemoShop } from "../apps/demo-shop/src/index.js";
 
 export { DESKTOP_UA, CHROMIUM_FLAGS, chromiumPath, launchBrowser, newVisitor, eventually } from "./browser.js";
@@ -35,7 +36,6 @@ export async function startStack(): Promise<Stack> {
   const dataDir = mkdtempSync(join(tmpdir(), "storefit-e2e-"));
   const store = new SqliteStore(join(dataDir, "storefit.sqlite"));
   store.migrate();
-  await seedDemo(store, OWNER);
   // STOREFIT_DASHBOARD_DIR: a dashboard build of one's own (vite build --outDir …), so that
   // rebuilding packages/dashboard/dist cannot pull files from under a running test.
   const dashboardDir = process.env.STOREFIT_DASHBOARD_DIR;
@@ -45,6 +45,8 @@ export async function startStack(): Promise<Stack> {
   const apiUrl = `http://localhost:${apiPort}`;
   const shop = createDemoShop({ apiUrl });
   const shopPort = await listen(shop);
+  // Seeded once the shop's port is known: the account stores the shop's addresses with it.
+  await seedDemo(store, OWNER, { siteOrigins: demoSiteOrigins(shopPort) });
   return {
     apiUrl,
     shopUrl: (path = "/", host = "littlesprouts.localhost") => `http://${host}:${shopPort}${path}`,

@@ -10,7 +10,8 @@ const apiUrl = process.env.PUBLIC_URL ?? `http://localhost:${port}`;
 const children = [
   spawn(process.execPath, ["packages/server/dist/main.js"], {
     stdio: "inherit",
-    env: { ...process.env, PORT: port },
+    // DEMO_SHOP_PORT too: the demo account stores the shop's addresses with their port.
+    env: { ...process.env, PORT: port, DEMO_SHOP_PORT: shopPort },
   }),
   spawn(process.execPath, ["apps/demo-shop/dist/main.js"], {
     stdio: "inherit",

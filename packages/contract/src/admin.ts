@@ -95,7 +95,16 @@ export type VisitorTimelineResponse = {
  * What an account stores: the settings global of product.md §2 minus what the service derives
  * per answer (`client_key`, `api_host`, `cdn_host`; `dimension_id` is the account id).
  */
-export type AccountSettings = Omit<StorefitSettings, "client_key" | "api_host" | "cdn_host">;
+export type AccountSettings = Omit<StorefitSettings, "client_key" | "api_host" | "cdn_host"> & {
+  /**
+   * Ours, not the spec's: the address each domain is served at, as shoppers open it
+   * (`https://shop.example`, `http://shop.localhost:4200`), for the addresses the dashboard makes:
+   * the visual editor's pages, preview links, the install check. Matching stays by host name
+   * (`domain`, `subdomains`); a domain not listed is opened as `https://` + domain (http for
+   * `.localhost`). Absent in accounts made before it.
+   */
+  site_origins?: string[];
+};
 
 /** spec §6: "The account API access level is client" — the client key reaches the client API only. */
 export type ClientKeyAccessLevel = "client";

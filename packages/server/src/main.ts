@@ -10,6 +10,7 @@ import { DEFAULT_SERVER_LIMITS } from "./http/edge.js";
 import type { ServerLimits } from "./http/edge.js";
 import { DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD, seedDemo } from "./seed/demo.js";
 import { fillDemoHistory } from "./seed/demo-data.js";
+import { DEMO_SHOP_PORT, demoSiteOrigins } from "./seed/demo-pages.js";
 
 const port = Number(process.env.PORT ?? 4100);
 const host = process.env.HOST ?? "127.0.0.1";
@@ -60,7 +61,8 @@ const rateLimits: RateLimits =
 mkdirSync(dataDir, { recursive: true });
 const store = new SqliteStore(join(dataDir, "storefit.sqlite"));
 await store.migrate();
-const { created } = await seedDemo(store, { email: adminEmail, password: adminPassword });
+// The demo shop's port (scripts/start.mjs), so the dashboard opens the demo's pages where they are.
+const { created } = await seedDemo(store, { email: adminEmail, password: adminPassword }, { siteOrigins: demoSiteOrigins(process.env.DEMO_SHOP_PORT || DEMO_SHOP_PORT) });
 // A new demo account comes with 14 days of simulated history (seed/demo-data.ts), so the results
 // screen has something to show from the first minute; DEMO_HISTORY=0 leaves it empty.
 const history = created && process.env.DEMO_HISTORY !== "0" ? await fillDemoHistory(store) : null;

@@ -8,6 +8,8 @@ import { bool, enumOf, obj, str, strArray } from "./common.js";
 /** A host name; subdomain entries may start with "*." (spec §5, §6). */
 const HOST = "^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$";
 const WILDCARD_HOST = `^(?:\\*\\.)?${HOST.slice(1)}`;
+/** An origin: http or https, a host name, an optional port; no path. */
+const ORIGIN = `^https?://${HOST.slice(1, -1)}(?::[0-9]{1,5})?$`;
 
 const FLAG_NAMES: readonly (keyof AccountFlags)[] = [
   "account_enabled",
@@ -105,6 +107,9 @@ export const settingsProperties: Record<string, JsonSchema> = {
   // Not a spec §1 flag: ours (docs/embedding.md "Consent"). Optional in the stored settings,
   // which accounts created before it do not have (absent means false).
   consent_required: bool,
+  // Ours (docs/dashboard-account.md "Shop addresses"): where each domain is served, scheme and
+  // port included, for the addresses the dashboard makes. Optional, as consent_required is.
+  site_origins: { type: "array", maxItems: 100, items: { type: "string", maxLength: 300, pattern: ORIGIN } },
 };
 
 /** Every settings field, all optional: PATCH replaces the fields given. */
@@ -114,5 +119,5 @@ export const settingsPatchSchema = obj(settingsProperties, [], "Account settings
 export const settingsSchema: JsonSchema = {
   type: "object",
   properties: { ...settingsProperties, dimension_id: str(128) },
-  required: Object.keys(settingsProperties).filter((k) => k !== "consent_required"),
+  required: Object.keys(settingsProperties).filter((k) => k !== "consent_required" && k !== "site_origins"),
 };

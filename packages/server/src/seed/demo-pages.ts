@@ -9,6 +9,21 @@
 export const DEMO_DOMAIN = "littlesprouts.localhost";
 export const DEMO_SUBDOMAINS: string[] = ["littlesprouts-uk.localhost"];
 
+/** The demo shop's port under `npm start` (scripts/start.mjs: DEMO_SHOP_PORT). */
+export const DEMO_SHOP_PORT = 4200;
+
+/**
+ * Where the demo shop serves its two domains (settings.site_origins): over http on loopback, on
+ * the shop's port. Page matching stays by host name; these are the addresses the dashboard opens.
+ */
+export function demoSiteOrigins(port: number | string = DEMO_SHOP_PORT): string[] {
+  return [DEMO_DOMAIN, ...DEMO_SUBDOMAINS].map((domain) => `http://${domain}:${port}`);
+}
+
+/** True for an address of the demo shop on some port (one a seed wrote, not the operator). */
+export const isDemoSiteOrigin = (origin: string): boolean =>
+  /^http:\/\/littlesprouts(?:-uk)?\.localhost(?::\d+)?$/.test(origin);
+
 export type DemoElementHint = "price" | "tax" | "media";
 
 /** A page configuration of the account settings (storefront-script.md §3). */

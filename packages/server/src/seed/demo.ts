@@ -8,7 +8,7 @@ import type { Config, GoalDefinition, PageConfiguration, Template } from "@store
 import { SETTINGS_DEFAULTS } from "@storefit/contract";
 import { hashPassword } from "../auth/password.js";
 import type { AccountSettings, ConfigDefinition, NewAudience, NewExperience, Store } from "../store/types.js";
-import { DEMO_DOMAIN, DEMO_PAGES, DEMO_SUBDOMAINS } from "./demo-pages.js";
+import { DEMO_DOMAIN, DEMO_PAGES, DEMO_SUBDOMAINS, demoSiteOrigins, isDemoSiteOrigin } from "./demo-pages.js";
 
 export const DEMO_CLIENT_KEY = "ck_demo_littlesprouts";
 export const DEMO_ACCOUNT_ID = "acc_littlesprouts";
@@ -295,21 +295,41 @@ export function demoAudiences(): NewAudience[] {
   ];
 }
 
+export type SeedOptions = {
+  /**
+   * Where the demo shop serves its domains, port included (settings.site_origins): the
+   * dashboard's visual editor, preview links and install check open these. Default: port 4200.
+   */
+  siteOrigins?: string[];
+};
+
 /**
  * Creates the demo account, its owner and experiences when they are missing. Idempotent: a
- * restart keeps what the operator changed.
+ * restart keeps what the operator changed. The shop's addresses are brought up to date when the
+ * stored ones are the demo shop's own (the shop moved to another port), never when the operator
+ * set others.
  */
 export async function seedDemo(
   store: Store,
   owner: { email: string; password: string },
+  options: SeedOptions = {},
 ): Promise<{ created: boolean }> {
-  if (await store.getAccountByClientKey(DEMO_CLIENT_KEY)) return { created: false };
+  const siteOrigins = options.siteOrigins ?? demoSiteOrigins();
+  const existing = await store.getAccountByClientKey(DEMO_CLIENT_KEY);
+  if (existing) {
+    const stored = existing.settings.site_origins;
+    const moved = !!options.siteOrigins && !!stored && stored.every(isDemoSiteOrigin) && stored.join() !== siteOrigins.join();
+    if (!stored || moved) {
+      await store.updateAccount(existing.id, { settings: { ...existing.settings, site_origins: siteOrigins } });
+    }
+    return { created: false };
+  }
   const passwordHash = await hashPassword(owner.password);
   await store.createAccount({
     id: DEMO_ACCOUNT_ID,
     name: "Little Sprouts",
     client_key: DEMO_CLIENT_KEY,
-    settings: DEMO_SETTINGS,
+    settings: { ...DEMO_SETTINGS, site_origins: siteOrigins },
   });
   await store.createOperator({
     id: "op_owner",

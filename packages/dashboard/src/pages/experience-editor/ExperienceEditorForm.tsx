@@ -16,6 +16,7 @@ import { PreviewPanel } from "./PreviewPanel";
 import { PreviewContext, RuleEditor } from "./RuleEditor";
 import { TargetingSection } from "./TargetingSection";
 import { defaultPreviewPage } from "./preview";
+import type { ShopAddresses } from "../../shop-address";
 import type { RuleForm } from "./model";
 
 const resolver: Resolver<ExperienceForm> = (values) => {
@@ -98,6 +99,7 @@ export function ExperienceEditorForm({
   audiences,
   mainDomain,
   domains,
+  shopAddresses,
   canEdit,
   onSubmit,
   onReload,
@@ -112,6 +114,8 @@ export function ExperienceEditorForm({
   audiences: readonly Audience[];
   mainDomain: string | undefined;
   domains: readonly string[];
+  /** The account's domains and shop addresses, for the preview page's address. */
+  shopAddresses?: ShopAddresses | undefined;
   canEdit: boolean;
   onSubmit: EditorSubmit;
   saveError: Error | null;
@@ -124,15 +128,19 @@ export function ExperienceEditorForm({
   });
   const [problems, setProblems] = useState<FormProblem[]>([]);
   const [savedAt, setSavedAt] = useState<string | null>(null);
-  const [pageUrl, setPageUrl] = useState(() =>
+  // The shop page to preview on: a page the experience runs on, at the shop's address, until the
+  // operator types another (null: not typed; the account may load after the form).
+  const [typedPageUrl, setPageUrl] = useState<string | null>(null);
+  const pageUrl =
+    typedPageUrl ??
     defaultPreviewPage(
       experience?.pages ?? [],
       mainDomain,
       experience?.rules.flatMap((r) =>
         r.behaviour.variations.flatMap((v) => v.configs.map((c) => c.properties ?? {})),
       ) ?? [],
-    ),
-  );
+      shopAddresses,
+    );
   const { isSubmitting, isDirty } = form.formState;
   /** The version the form's values come from: its ETag is sent as If-Match. */
   const [base, setBase] = useState(version);

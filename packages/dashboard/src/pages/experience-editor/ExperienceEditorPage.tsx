@@ -120,6 +120,7 @@ export function ExperienceEditorPage() {
         audiences={audiences.data?.audiences ?? []}
         mainDomain={settings?.domain || undefined}
         domains={domains}
+        shopAddresses={settings}
         canEdit={canEdit}
         saveError={(isNew ? create.error : update.error) ?? null}
         onSubmit={async (input, ifMatch) => {

@@ -1,8 +1,10 @@
 // "Preview and QA": the shop page to preview on and one preview link per saved variation. It sits
 // outside the editor's fieldset, which is disabled for viewers: previewing changes nothing, and
-// checking a draft or paused variation is what viewers and QA come here for.
+// checking a draft or paused variation is what viewers and QA come here for. Each link carries
+// the operator's preview token (api/preview.ts), without which the shop shows no draft.
 import { useId, useState } from "react";
 import { useWatch } from "react-hook-form";
+import { usePreviewToken } from "../../api/preview";
 import type { ExperienceForm } from "./model";
 import { previewUrl } from "./preview";
 
@@ -69,18 +71,23 @@ export function PreviewPanel({
 }) {
   const id = useId();
   const rules = useWatch<ExperienceForm, "rules">({ name: "rules" });
+  const token = usePreviewToken(!!experienceId);
   const variations = rules.flatMap((rule, r) =>
     rule.behaviour.variations.map((v, i) => {
       const name = v.name || `Variation ${i + 1}`;
       return { id: v.id, label: rules.length > 1 ? `Rule ${r + 1}: ${name}` : name };
     }),
   );
-  const links = experienceId
-    ? variations.flatMap((v) => {
-        const url = v.id ? previewUrl(pageUrl, experienceId, v.id) : null;
-        return url ? [{ ...v, url }] : [];
-      })
-    : [];
+  const links =
+    experienceId && token.data
+      ? variations.flatMap((v) => {
+          const url = v.id ? previewUrl(pageUrl, experienceId, v.id, token.data.token) : null;
+          return url ? [{ ...v, url }] : [];
+        })
+      : [];
+  const until = token.data
+    ? new Date(token.data.expires_at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })
+    : "";
   return (
     <section className="panel ed-panel" aria-labelledby="preview-title">
       <h2 className="panel__title" id="preview-title">
@@ -89,7 +96,7 @@ export function PreviewPanel({
       <p className="panel__description">
         Each variation has a preview link: it opens this shop page with that variation forced, as a
         fresh visitor, without tracking — whatever the status (draft and paused too), audience or
-        traffic. Previews show the saved version.
+        traffic. Previews show the saved version. A link works for an hour; this page renews them.
       </p>
       <div className="field">
         <label className="field__label" htmlFor={id}>
@@ -107,6 +114,14 @@ export function PreviewPanel({
         <p className="ed-hint">Save the experience to get preview links.</p>
       ) : previewUrl(pageUrl, experienceId, "x") === null ? (
         <p className="ed-hint">Enter the full address of a shop page to get preview links.</p>
+      ) : token.isError ? (
+        <p className="form__error" role="alert">
+          Could not make preview links: {token.error.message}
+        </p>
+      ) : !token.data ? (
+        <p className="ed-hint" role="status">
+          Making preview links…
+        </p>
       ) : (
         <>
           <ul className="ed-previews">
@@ -114,6 +129,9 @@ export function PreviewPanel({
               <PreviewLink key={l.id} url={l.url} label={l.label} />
             ))}
           </ul>
+          <p className="ed-hint" data-testid="preview-expiry">
+            These links work until {until}.
+          </p>
           {links.length < variations.length ? (
             <p className="ed-hint">Save the experience to get links for its new variations.</p>
           ) : null}

@@ -9,6 +9,7 @@ import { EVENTS_PAGE_SIZE, EVENTS_REFETCH_INTERVAL_MS, useEvents } from "../../a
 import { ErrorState } from "../../components/StatusMessage";
 import { formatEventTime } from "../../format";
 import { paths } from "../../paths";
+import { shopPageUrl } from "../../shop-address";
 
 function isAccountHost(host: string, domain: string, subdomains: readonly string[]): boolean {
   const h = host.toLowerCase();
@@ -20,6 +21,9 @@ export function InstallCheck() {
   const events = useEvents(EVENTS_PAGE_SIZE);
   const account = useAccount();
   const data = events.data;
+  // The shop's home page at its address (shop-address.ts: the port of a shop in development too).
+  const settings = account.data?.settings;
+  const shopHome = settings?.domain ? shopPageUrl(settings.domain, "/", settings) : null;
 
   let body;
   if (!data) {
@@ -35,14 +39,22 @@ export function InstallCheck() {
           <span className="spinner" aria-hidden="true" /> Waiting for the first event
         </p>
         <p className="install-check__text">
-          Open any page of your shop in another tab. This turns green within seconds of the script's first PAGE event.
+          Open any page of your shop in another tab
+          {shopHome ? (
+            <>
+              , such as{" "}
+              <a href={shopHome} target="_blank" rel="noreferrer" className="mono" data-testid="install-shop-link">
+                {shopHome}
+              </a>
+            </>
+          ) : null}
+          . This turns green within seconds of the script's first PAGE event.
         </p>
       </>
     );
   } else {
     const whole = data.total <= data.events.length;
     const shown: StoredEventView | undefined = whole ? data.events[data.events.length - 1] : data.events[0];
-    const settings = account.data?.settings;
     const strangers = settings
       ? [...new Set(data.events.map((e) => e.domain).filter((d) => d && !isAccountHost(d, settings.domain, settings.subdomains)))]
       : [];

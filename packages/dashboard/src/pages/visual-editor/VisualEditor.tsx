@@ -43,6 +43,8 @@ import {
   variationOf,
 } from "./model";
 import { isShopOrigin, useBridge } from "./useBridge";
+import { shopPageUrl } from "../../shop-address";
+import type { ShopAddresses } from "../../shop-address";
 
 /** How long the page may take to load the script and the bridge before we say something. */
 export const BRIDGE_TIMEOUT_MS = 15_000;
@@ -111,18 +113,43 @@ function rememberOrigin(url: string): void {
 }
 
 /**
- * The shop pages the experience targets, as addresses to open: on the origin last opened for
- * that host (a shop on a port, in development), else the dashboard's scheme.
+ * The shop pages the experience targets, as addresses to open: on the address the account lists
+ * for that domain (Settings → Shop and domains: scheme and port), else on the origin last opened
+ * for that host, else https (http for `.localhost`). Then the main domain's home page.
  */
-function suggestedPages(experience: ExperienceDetail): string[] {
-  const scheme = window.location.protocol === "http:" ? "http" : "https";
+function suggestedPages(experience: ExperienceDetail, settings: ShopAddresses): string[] {
   const origins = rememberedOrigins();
-  return experience.pages
-    .filter((p) => p.page_match !== "regex" && p.domain)
-    .map(
-      (p) =>
-        `${origins[p.domain.toLowerCase()] ?? `${scheme}://${p.domain}`}${p.page_path.startsWith("/") ? "" : "/"}${p.page_path}`,
-    );
+  const listed = (host: string) =>
+    settings.site_origins?.some((o) => originOf(o) !== null && new URL(o).hostname === host);
+  const pageOn = (domain: string, path: string) => {
+    const host = domain.toLowerCase();
+    const remembered = origins[host];
+    return !listed(host) && remembered
+      ? `${remembered}${path.startsWith("/") ? "" : "/"}${path}`
+      : shopPageUrl(host, path, settings);
+  };
+  // Whole pages first (a "contains" path such as /products/ is often no page of its own): exact
+  // targets, then the pages the variations' changes are bound to, then the rest.
+  const targets = experience.pages.filter((p) => p.page_match !== "regex" && p.domain);
+  const configPages = experience.rules.flatMap((r) =>
+    r.behaviour.variations.flatMap((v) =>
+      v.configs.flatMap((c) => {
+        const p = c.properties;
+        return p?.page_path && (p.page_match ?? "exact_match") === "exact_match"
+          ? [{ domain: p.domain || settings.domain, page_path: p.page_path }]
+          : [];
+      }),
+    ),
+  );
+  const pages = [
+    ...targets.filter((p) => p.page_match === "exact_match"),
+    ...configPages,
+    ...targets.filter((p) => p.page_match !== "exact_match"),
+  ]
+    .filter((p) => p.domain)
+    .map((p) => pageOn(p.domain, p.page_path));
+  if (settings.domain) pages.push(pageOn(settings.domain, "/"));
+  return [...new Set(pages)];
 }
 
 /** The service's words, its code, and the details of a validation error. */
@@ -205,7 +232,10 @@ export function VisualEditor({
     () => ({ domain: account.settings.domain, subdomains: account.settings.subdomains ?? [] }),
     [account],
   );
-  const suggestions = useMemo(() => suggestedPages(experience), [experience]);
+  const suggestions = useMemo(
+    () => suggestedPages(experience, account.settings),
+    [experience, account],
+  );
 
   // ---- the page in the frame ----
   const frameRef = useRef<HTMLIFrameElement>(null);
