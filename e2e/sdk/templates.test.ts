@@ -177,3 +177,106 @@ describe("templates", () => {
     await o.page.waitForFunction(() => !document.getElementById("cf-template-welcome"));
   });
 });
+
+// spec §3 Template: the display rules govern ALL of a template config's markup, also when the
+// provider puts the template's HTML in the variation's innerHTML or edit_elem_action instead of
+// custom_template.html.
+describe("templates whose HTML is in the config's element changes", () => {
+  const MOBILE_UA =
+    "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
+  const SLOT_BODY = `<main id="main"><h1 id="title">Shop</h1><div id="slot">Free returns</div></main><div style="height:5000px"></div>`;
+  const OFFER = `<div class="offer"><p>20% off today</p><a href="#shop" id="offer-cta">Shop now</a><button data-storefit-close id="offer-close">×</button></div>`;
+
+  function markupConfig(settings: Partial<TemplateSettings>, where: "innerHTML" | "edit_elem_action"): Config {
+    // No custom_template.html: the HTML is in the element changes.
+    const template: Template = { id: "offer", parentElement: "body", properties: { settings: { config_selected: "on_entry", ...settings } } };
+    const meta = { custom_template: template, ...(where === "edit_elem_action" ? { edit_elem_action: { action_type: "append_html" as const, action_txt: OFFER } } : {}) };
+    return {
+      config_customer_id: "offer",
+      config_id: "cfg_offer",
+      variation_id: "var_offer",
+      variation: { ...(where === "innerHTML" ? { innerHTML: OFFER } : {}), customfit_meta: meta },
+      variation_data_type: "HTML_ELEMENT",
+      properties: { element_path: "#slot", custom_template: template },
+      experience_behaviour_response: { experience_id: "exp_offer", behaviour_id: "b", rule_id: "r" },
+    };
+  }
+
+  const offerShown = (page: Page) => page.locator(".offer").count();
+  // Only this page's events: a page closed by the test before may still be sending its last ones.
+  const tplEventsOn = (path: string) => tplEvents().filter((e: { properties: { page_path?: string } }) => e.properties.page_path === path);
+  const slotText = (page: Page) => page.locator("#slot").innerText();
+  /** The extension has started and set up the templates: anything it would show on entry is shown by now. */
+  const settled = async (page: Page) => {
+    await extReady(page);
+    await page.waitForFunction(() => !document.getElementById("storefit-hide"));
+    await page.waitForTimeout(300);
+  };
+
+  it("desktop_only: a mobile visitor sees nothing of it (innerHTML and edit_elem_action); a desktop visitor sees it", { timeout: 150_000 }, async () => {
+    for (const where of ["innerHTML", "edit_elem_action"] as const) {
+      h.fake.configs({ configs: { offer: markupConfig({ visibility_selected: "desktop_only" }, where) }, user_id: "u" });
+      const mobile = await h.open(`/m-${where}`, { body: SLOT_BODY }, { userAgent: MOBILE_UA });
+      await settled(mobile.page);
+      expect(await offerShown(mobile.page), where).toBe(0);
+      expect(await slotText(mobile.page), where).toBe("Free returns");
+      expect(await mobile.page.locator("[data-storefit]").count(), where).toBe(0);
+      expect(mobile.errors).toEqual([]);
+      // Not shown: no view is reported (events queued on the page are sent when it is left).
+      await mobile.page.goto("about:blank");
+
+      const desktop = await h.open(`/d-${where}`, { body: SLOT_BODY });
+      await desktop.page.locator(".offer").waitFor();
+      expect(await desktop.page.locator("#slot").innerText(), where).toContain("20% off today");
+      await desktop.page.goto("about:blank");
+      await eventually(() => tplEventsOn(`/d-${where}`).some((e: { event_type: string }) => e.event_type === "TEMPLATE_VIEW"), 5000, "the view on desktop");
+      await h.fake.quiet(300, 3000);
+      expect(tplEventsOn(`/m-${where}`), where).toEqual([]);
+    }
+  });
+
+  it("mobile_only and hide_template keep innerHTML markup off a desktop page", { timeout: 150_000 }, async () => {
+    for (const visibility of ["mobile_only", "hide_template"] as const) {
+      h.fake.configs({ configs: { offer: markupConfig({ visibility_selected: visibility }, "innerHTML") }, user_id: "u" });
+      const o = await h.open(`/v-${visibility}`, { body: SLOT_BODY });
+      await settled(o.page);
+      expect(await offerShown(o.page), visibility).toBe(0);
+      expect(await slotText(o.page), visibility).toBe("Free returns");
+    }
+  });
+
+  it("timerbased: nothing of it before the timer, the markup after", async () => {
+    h.fake.configs({ configs: { offer: markupConfig({ config_selected: "timerbased", timeout: 3 }, "innerHTML") }, user_id: "u" });
+    const o = await h.open("/timer-0", { body: SLOT_BODY }, { waitUntil: "commit" });
+    await o.context.clock.install();
+    // Paused: only runFor moves time, so a slow machine cannot fire the timer early.
+    await o.context.clock.pauseAt(Date.now() + 1000);
+    h.fake.page("/timer", { body: SLOT_BODY });
+    await o.page.goto(h.fake.shopUrl("/timer"));
+    await extReady(o.page);
+    await o.context.clock.runFor(2000);
+    expect(await offerShown(o.page)).toBe(0);
+    expect(await slotText(o.page)).toBe("Free returns");
+    await o.context.clock.runFor(1100);
+    await o.page.locator(".offer").waitFor();
+  });
+
+  it("once closed, the markup is undone and stays closed for the session (next_session)", { timeout: 150_000 }, async () => {
+    for (const where of ["innerHTML", "edit_elem_action"] as const) {
+      h.fake.configs({ configs: { offer: markupConfig({ close_settings: { close_config_selected: "next_session" } }, where) }, user_id: "u" });
+      const o = await h.open(`/close-${where}`, { body: SLOT_BODY });
+      await o.page.locator(".offer").waitFor();
+      await o.page.click("#offer-cta");
+      await o.page.click("#offer-close");
+      await o.page.waitForFunction(() => !document.querySelector(".offer"));
+      expect(await slotText(o.page), where).toBe("Free returns");
+      await o.page.reload();
+      await settled(o.page);
+      expect(await offerShown(o.page), where).toBe(0);
+      expect(await slotText(o.page), where).toBe("Free returns");
+      await o.page.goto("about:blank");
+      const evs = await eventually(() => (tplEventsOn(`/close-${where}`).length >= 2 ? tplEventsOn(`/close-${where}`) : false), 5000, "template events");
+      expect(evs.map((e: { event_type: string; properties: { button_text?: string } }) => [e.event_type, e.properties.button_text]), where).toEqual([["TEMPLATE_VIEW", undefined], ["TEMPLATE_BUTTON_CLICK", "Shop now"]]);
+    }
+  });
+});

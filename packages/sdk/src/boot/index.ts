@@ -37,6 +37,8 @@ import { createScope } from "../core/scope.js";
 import type { Scope } from "../core/scope.js";
 import { hidePage, revealPage } from "../dom/visibility.js";
 import { createEngine } from "../dom/engine.js";
+import type { EngineContext } from "../dom/engine.js";
+import { templateOf } from "../ext/template-rules.js";
 import { createTracker } from "../track/tracker.js";
 import type { Tracker } from "../track/tracker.js";
 import { post } from "../track/transport.js";
@@ -276,7 +278,7 @@ async function init(): Promise<void> {
         return !p?.page_path || matchPage({ domain: p.domain ?? "", page_path: p.page_path, page_match: p.page_match ?? "exact_match" }, loc);
       })
     : [];
-  const engine = createEngine({
+  const engineContext: EngineContext = {
     scope,
     settings,
     device: visitor.user.properties?.cf_device_type === "desktop" ? "desktop" : "mobile",
@@ -291,9 +293,13 @@ async function init(): Promise<void> {
       }
       tracker.track(type, name, { ...properties, ...extra });
     },
-  });
+  };
+  const engine = createEngine(engineContext);
   scope.add(engine.revert);
-  const { applied, redirect } = await engine.apply(onPage);
+  // spec §3 Template: a template config's display rules (trigger, visibility, close memory) govern
+  // all of its markup, also HTML the provider put in its element changes; the extension applies
+  // those when the template shows (ext/templates.ts), so they are not applied here.
+  const { applied, redirect } = await engine.apply(onPage.filter((c) => !templateOf(c)));
   if (current !== inst) return;
   // A global redirection leaves the page: revealing it would flash the original until the next
   // page loads. The sdk time-out still reveals it if the navigation fails.
@@ -329,7 +335,13 @@ async function init(): Promise<void> {
   // What the page needs only once it is shown comes in storefit-ext.js (core/ext.ts).
   const ext = await loadExtension(settings.api_host);
   if (ext && current === inst) {
-    ext({ settings, scope, visitor, tracker, ep, domain, pagePath, configs: onPage, tracking, preview, prefix, post, storageGet, storageSet, whenConsented });
+    const applyConfig = (c: Config) => {
+      const e = createEngine(engineContext);
+      scope.add(e.revert);
+      void e.apply([c]);
+      return e;
+    };
+    ext({ settings, scope, visitor, tracker, ep, domain, pagePath, configs: onPage, tracking, preview, prefix, post, storageGet, storageSet, whenConsented, applyConfig });
   }
 }
 

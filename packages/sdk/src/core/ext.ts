@@ -9,6 +9,7 @@ import type { Scope } from "./scope.js";
 import type { Visitor } from "./visitor.js";
 import type { Tracker } from "../track/tracker.js";
 import type { Endpoint, post } from "../track/transport.js";
+import type { Engine } from "../dom/engine.js";
 import type { storageGet, storageSet, whenConsented } from "../env/globals.js";
 import { doc, win } from "../env/globals.js";
 
@@ -37,6 +38,12 @@ export type ExtContext = {
   storageSet: typeof storageSet;
   /** Runs now with consent, once consent is granted, or never (env/globals.ts). */
   whenConsented: typeof whenConsented;
+  /**
+   * Applies one config's page changes through the core's apply engine, in this initialization's
+   * scope (undone by its teardown): a template config's element changes, which the core leaves to
+   * the template's display rules (ext/templates.ts). Optional: an older core lacks it.
+   */
+  applyConfig?: (config: Config) => Pick<Engine, "revert" | "owns">;
 };
 
 export type Extension = (ctx: ExtContext) => void;

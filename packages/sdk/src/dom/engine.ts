@@ -68,6 +68,8 @@ export type ApplyResult = {
 export type Engine = {
   apply: (configs: readonly Config[]) => Promise<ApplyResult>;
   revert: () => void;
+  /** Whether `node` is, or is inside, an element this engine changed or a node it inserted. */
+  owns: (node: Node) => boolean;
 };
 
 /** The attribute that marks an element we changed; its value counts our applies to it. */
@@ -380,6 +382,10 @@ export function createEngine(ctx: EngineContext): Engine {
 
   return {
     apply: (configs) => apply(configs).catch(() => ({ applied: [], missing: [] })),
+    owns: (node) => {
+      for (let n: Node | null = node; n; n = n.parentNode) if (kit._made.has(n) || bound.has(n as Element)) return true;
+      return false;
+    },
     revert: () => {
       dead = true;
       guard(stop);

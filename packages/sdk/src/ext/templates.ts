@@ -2,6 +2,9 @@
 // template config's HTML is inserted at parentElement (before nextSibling) when its trigger
 // fires — on entry, on a click of listed elements, on exit intent after a delay, after timers, or
 // at a scroll depth — unless its visibility setting or the visitor's close memory says no.
+// The display rules govern all of the config's markup: HTML the provider put in the config's
+// element changes instead (innerHTML at element_path, edit_elem_action) is applied by the core's
+// engine when the template shows, never before, and undone when it is closed.
 // A page that removes the template gets it back at most 5 times; single-page teardown removes it.
 
 import { TEMPLATE_REINSERT_LIMIT } from "@storefit/contract";
@@ -26,6 +29,8 @@ function setUp(ctx: ExtContext, c: Config, t: Template): void {
   if (suppressed(ctx.storageGet("sessionStorage", key) === "1", closedUntil, now())) return;
 
   let root: HTMLElement | null = null;
+  /** The config's element changes, applied when shown (ExtContext.applyConfig). */
+  let markup: ReturnType<NonNullable<ExtContext["applyConfig"]>> | undefined;
   let shown = false;
   let closed = false;
   let inserts = 0;
@@ -49,6 +54,7 @@ function setUp(ctx: ExtContext, c: Config, t: Template): void {
   const close = () => {
     closed = true;
     root?.remove();
+    markup?.revert();
     const memory = s.close_settings;
     if (memory?.close_config_selected === "duration" && Number(memory.expiry) > 0) {
       ctx.storageSet("localStorage", key, String(now() + Number(memory.expiry) * 1000));
@@ -62,7 +68,8 @@ function setUp(ctx: ExtContext, c: Config, t: Template): void {
     safe(() => {
       if (shown || closed) return;
       shown = true;
-      insert();
+      if (t.html) insert();
+      markup = ctx.applyConfig?.(c);
       ctx.tracker.track("TEMPLATE_VIEW", "template_view_" + t.id, meta);
       const script = t.properties?.template_properties?.js_script;
       const url = script && !ctx.preview ? jssUrl(ctx.settings, c, "template") : null;
@@ -79,7 +86,7 @@ function setUp(ctx: ExtContext, c: Config, t: Template): void {
   ctx.scope.listen(doc, "click", (e) =>
     safe(() => {
       const target = e.target as Element | null;
-      if (!root || !target || !root.contains(target)) return;
+      if (closed || !target || !(root?.contains(target) || markup?.owns(target))) return;
       if (target.closest(CLOSE_SELECTOR)) return close();
       const button = target.closest("a,button,[role=button]");
       if (button) ctx.tracker.track("TEMPLATE_BUTTON_CLICK", "template_button_click_" + t.id, { ...meta, button_text: (button.textContent ?? "").trim().slice(0, 100) });
