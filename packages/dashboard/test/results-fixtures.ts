@@ -90,6 +90,8 @@ export function resultsAnswer(overrides: Partial<ExperienceResults> = {}): Exper
         daily: [],
       },
     ],
+    range: { from: null, to: null },
+    diagnostics: null,
     ...overrides,
   };
 }

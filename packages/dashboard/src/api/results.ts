@@ -15,6 +15,9 @@ export type ResultsOptions = {
   engine?: ResultsEngine;
   correction?: ResultsCorrection;
   alpha?: number;
+  /** UTC days (YYYY-MM-DD), both included; absent: open (docs/results.md "Date range"). */
+  from?: string;
+  to?: string;
 };
 
 export const resultsQueryKeys = {
@@ -30,6 +33,8 @@ export function resultsPath(experienceId: string, options: ResultsOptions): stri
   if (options.engine) params.set("engine", options.engine);
   if (options.correction) params.set("correction", options.correction);
   if (options.alpha !== undefined) params.set("alpha", String(options.alpha));
+  if (options.from) params.set("from", options.from);
+  if (options.to) params.set("to", options.to);
   const query = params.toString();
   return `/api/results/${encodeURIComponent(experienceId)}${query ? `?${query}` : ""}`;
 }

@@ -13,6 +13,7 @@ import {
   YAxis,
 } from "recharts";
 import type { RuleResults } from "@storefit/contract";
+import { rateAxis } from "./chart-scale";
 import { cumulativeSeries } from "./cumulative";
 import { formatCount, formatPercent, formatPercentPrecise } from "./format";
 
@@ -37,6 +38,7 @@ export function DailyChart({
     return <p className="muted">No daily data yet.</p>;
   }
   const series = cumulativeSeries(rule.daily, goal.id);
+  const axis = rateAxis(series.rows.flatMap((row) => series.variationIds.map((id) => row[id])));
   const summary = series.totals
     .map(
       (t) =>
@@ -79,6 +81,9 @@ export function DailyChart({
             <CartesianGrid stroke="#e3e6ef" strokeDasharray="3 3" />
             <XAxis dataKey="date" tick={{ fontSize: 12 }} minTickGap={16} />
             <YAxis
+              domain={axis.domain}
+              ticks={axis.ticks}
+              allowDataOverflow
               tick={{ fontSize: 12 }}
               width={56}
               tickFormatter={(value: number) => formatPercent(value)}

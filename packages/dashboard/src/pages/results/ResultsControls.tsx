@@ -1,6 +1,7 @@
 // The statistics choices: engine (radio buttons: all three visible, arrow keys move between them)
 // and the multiple-testing correction. Both live in the URL query.
 import { useId } from "react";
+import type { ReactNode } from "react";
 import type { ResultsCorrection, ResultsEngine } from "@storefit/contract";
 import { CORRECTION_OPTIONS, ENGINE_OPTIONS } from "./options";
 import type { ResultsChoice } from "./options";
@@ -8,9 +9,12 @@ import type { ResultsChoice } from "./options";
 export function ResultsControls({
   choice,
   onChange,
+  children,
 }: {
   choice: ResultsChoice;
   onChange: (choice: ResultsChoice) => void;
+  /** More choices in the same panel (the date range). */
+  children?: ReactNode;
 }) {
   const correctionId = useId();
   const hintId = useId();
@@ -63,6 +67,7 @@ export function ResultsControls({
           <p className="results-controls__hint muted">Applies to p-values only.</p>
         ) : null}
       </div>
+      {children}
     </div>
   );
 }

@@ -1,5 +1,6 @@
 // The results screen of one experience (issue #7 part 3; product.md §3 "Results"):
-// Page → (state) → per rule: SRM check, a table per metric, the daily chart; CSV export.
+// Page → (state) → per rule: SRM check, a table per metric, the daily chart; CSV export. A date
+// range narrows every number; a running experience with few visitors says why.
 import { useState } from "react";
 import { Link, useParams, useSearchParams } from "react-router";
 import type { ExperienceDetail, ExperienceResults } from "@storefit/contract";
@@ -10,11 +11,15 @@ import { EmptyState, ErrorState, LoadingState } from "../../components/StatusMes
 import { formatDateTime } from "../../format";
 import { paths } from "../../paths";
 import { StatusBadge } from "../experiences/StatusBadge";
+import { DateRangeControl } from "./DateRangeControl";
 import { ExportCsvButton } from "./ExportCsvButton";
 import { ExposureTable } from "./ExposureTable";
+import { FewVisitorsNotice } from "./FewVisitorsNotice";
 import { formatCount } from "./format";
 import { readResultsChoice, writeResultsChoice } from "./options";
 import type { ResultsChoice } from "./options";
+import { describeRange, rangeDays, readRange, writeRange } from "./range";
+import type { RangeChoice } from "./range";
 import { ResultsControls } from "./ResultsControls";
 import { RuleResultsSection } from "./RuleResultsSection";
 import "./results.css";
@@ -26,19 +31,28 @@ export function ResultsPage() {
   // The screen's own copy of the choice: react-router applies URL changes in a transition, and a
   // controlled radio reading the URL alone would flick back to the old engine until it commits.
   const [choice, setChoice] = useState(urlChoice);
-  const urlKey = `${urlChoice.engine}/${urlChoice.correction}`;
+  const urlRange = readRange(params);
+  const [range, setRange] = useState(urlRange);
+  const urlKey = `${urlChoice.engine}/${urlChoice.correction}/${urlRange.preset}/${urlRange.from}/${urlRange.to}`;
   const [seenUrlKey, setSeenUrlKey] = useState(urlKey);
   if (urlKey !== seenUrlKey) {
     // The URL changed from outside (back, forward, a pasted link): follow it.
     setSeenUrlKey(urlKey);
     setChoice(urlChoice);
+    setRange(urlRange);
   }
   const experience = useExperience(experienceId);
-  const results = useExperienceResults(experienceId, choice);
+  // Presets count back from today: the days are fixed per render, and the query key changes at midnight (UTC).
+  const days = rangeDays(range, Date.now());
+  const results = useExperienceResults(experienceId, { ...choice, ...days });
 
   const onChoice = (next: ResultsChoice) => {
     setChoice(next);
     setParams(writeResultsChoice(params, next), { replace: true });
+  };
+  const onRange = (next: RangeChoice) => {
+    setRange(next);
+    setParams(writeRange(params, next), { replace: true });
   };
   const name = experience.data?.name;
 
@@ -65,7 +79,9 @@ export function ResultsPage() {
           Could not load the experience&apos;s details: {experience.error.message}
         </p>
       ) : null}
-      <ResultsControls choice={choice} onChange={onChoice} />
+      <ResultsControls choice={choice} onChange={onChoice}>
+        <DateRangeControl range={range} onChange={onRange} />
+      </ResultsControls>
       <ResultsBody
         query={results}
         experience={experience.data}
@@ -97,10 +113,16 @@ function ResultsBody({
     );
   }
   if (data.total_visitors === 0) {
+    const ranged = data.range.from !== null || data.range.to !== null;
     return (
-      <EmptyState title="No visitors yet">
-        Results appear once the storefront script has shown this experience to visitors. Check
-        that the experience is running and that its pages match the shop&apos;s URLs.
+      <EmptyState title={ranged ? "No visitors in this date range" : "No visitors yet"}>
+        {data.diagnostics ? (
+          <FewVisitorsNotice diagnostics={data.diagnostics} />
+        ) : experience && experience.status !== "running" ? (
+          "Results appear once this experience is running and shown to shoppers."
+        ) : (
+          "Results appear once the storefront script has shown this experience to shoppers."
+        )}
       </EmptyState>
     );
   }
@@ -111,6 +133,7 @@ function ResultsBody({
           Showing the last results loaded: {query.error.message}
         </p>
       ) : null}
+      {data.diagnostics ? <FewVisitorsNotice diagnostics={data.diagnostics} /> : null}
       <ResultsSummary results={data} />
       <ExposureTable variations={data.variations} />
       {data.rules.length === 0 ? (
@@ -136,7 +159,8 @@ function ResultsBody({
 function ResultsSummary({ results }: { results: ExperienceResults }) {
   return (
     <p className="results-summary" data-testid="results-summary">
-      <strong>{formatCount(results.total_visitors)}</strong> visitors exposed · computed{" "}
+      <strong>{formatCount(results.total_visitors)}</strong> visitors exposed ·{" "}
+      <span data-testid="results-range">{describeRange(results.range)}</span> · computed{" "}
       <time dateTime={results.computed_at}>{formatDateTime(results.computed_at)}</time> · alpha{" "}
       {results.alpha}
     </p>

@@ -2,10 +2,11 @@
 import { Suspense, lazy } from "react";
 import type { ExperienceResults, RuleDefinition, RuleResults } from "@storefit/contract";
 import { LoadingState } from "../../components/StatusMessage";
-import { METRIC_LABELS, formatPStatement } from "./format";
+import { METRIC_LABELS } from "./format";
 import { MetricTable, variationLabel } from "./MetricTable";
 import { SrmWarning } from "./SrmWarning";
-import { significanceNote } from "./significance";
+import { ruleSignificanceSentence } from "./significance";
+import { srmOkText } from "./srm-text";
 
 // recharts is most of the chart's weight: loaded with the first chart, not with the app.
 const DailyChart = lazy(() => import("./DailyChart").then((m) => ({ default: m.DailyChart })));
@@ -31,6 +32,7 @@ export function RuleResultsSection({
     definition?.behaviour.variations.map((v) => v.name) ??
     [];
   const headingId = `rule-${rule.rule_id}`;
+  const significance = ruleSignificanceSentence(rule, results.engine, results.correction, results.alpha);
 
   return (
     <section className="rule-results" aria-labelledby={headingId} data-testid="rule-results">
@@ -41,7 +43,7 @@ export function RuleResultsSection({
         <SrmWarning srm={rule.srm} variationNames={srmNames} />
       ) : (
         <p className="srm-ok" data-testid="srm-ok">
-          Traffic split matches the weights (sample-ratio check, {formatPStatement(rule.srm.p_value)}).
+          {srmOkText(rule.srm.p_value)}
         </p>
       )}
       {rule.metrics.length === 0 ? (
@@ -80,9 +82,9 @@ export function RuleResultsSection({
           </section>
         ))
       )}
-      {rule.metrics.length > 0 ? (
+      {significance ? (
         <p className="significance-note muted" data-testid="significance-note">
-          {significanceNote(results.engine, results.correction, results.alpha)}
+          {significance}
         </p>
       ) : null}
       {rule.metrics.length > 0 ? (

@@ -3,6 +3,7 @@
 // warning says so plainly, shows the counts, and lists what usually causes it.
 import type { RuleResults } from "@storefit/contract";
 import { formatCount, formatPStatement, formatPercent } from "./format";
+import { SRM_THRESHOLD_TEXT } from "./srm-text";
 
 export function SrmWarning({
   srm,
@@ -21,7 +22,8 @@ export function SrmWarning({
       </p>
       <p>
         Visitors were not divided the way the weights say, by more than chance explains ({formatPStatement(srm.p_value)}). Something is losing or adding visitors in some variations, so
-        the results below may be biased: do not act on them until the cause is found.
+        the results below may be biased: do not act on them until the cause is found.{" "}
+        {SRM_THRESHOLD_TEXT}
       </p>
       <table className="srm-warning__table">
         <caption className="visually-hidden">Observed and expected visitors per variation</caption>

@@ -2,7 +2,7 @@
 // (docs/results.md "Corrections", "significant"). With Holm or Benjamini-Hochberg, `significant`
 // comes from the adjusted p-value but the intervals are not adjusted: a bar can exclude 0 next to
 // "not significant". The screen says so in the lift column's header and under the tables.
-import type { ResultsCorrection, ResultsEngine } from "@storefit/contract";
+import type { ResultsCorrection, ResultsEngine, RuleResults } from "@storefit/contract";
 import { CORRECTION_LABELS } from "./options";
 
 /** A correction changes `significant` only for the engines with p-values (not Bayesian). */
@@ -59,4 +59,25 @@ export function significanceNote(
     "not adjusted, so a bar can exclude 0 while the result is not significant: go by the " +
     "adjusted p-value."
   );
+}
+
+/**
+ * The sentence under a rule's tables. "Significant: …" explains a verdict, so it appears only when
+ * some comparison is significant; otherwise one line says that nothing is yet, and nothing is said
+ * when the rule has no comparison at all (one variation, or no informative data).
+ */
+export function ruleSignificanceSentence(
+  rule: RuleResults,
+  engine: ResultsEngine,
+  correction: ResultsCorrection,
+  alpha: number,
+): string | null {
+  const comparisons = rule.metrics.flatMap((m) => m.variations.flatMap((v) => (v.comparison ? [v.comparison] : [])));
+  if (comparisons.length === 0) return null;
+  if (comparisons.some((c) => c.significant)) return significanceNote(engine, correction, alpha);
+  return engine === "bayesian"
+    ? `Nothing is significant yet: every variation's ${intervalLabel(engine, alpha)} still includes no change from the control.`
+    : `Nothing is significant yet: no variation differs from the control by more than chance explains (${
+        correctionApplies(engine, correction) ? `${CORRECTION_LABELS[correction]}-adjusted ` : ""
+      }p-values of ${alpha} or more).`;
 }
