@@ -10,8 +10,11 @@ import type { QueryClient } from "@tanstack/react-query";
 import type {
   AccountView,
   AudienceListResponse,
+  ExclusionGroup,
   ExperienceDetail,
   ExperienceInput,
+  ExperienceListResponse,
+  ExperienceOverlapsResponse,
   ExperienceStatus,
   SessionInfo,
 } from "@storefit/contract";
@@ -20,6 +23,8 @@ import { queryKeys } from "./queries";
 
 export const experienceKeys = {
   detail: (id: string) => [...queryKeys.experiences, id] as const,
+  /** Under the experiences key: every experience write invalidates it too. */
+  overlaps: (id: string) => [...queryKeys.experiences, id, "overlaps"] as const,
   audiences: ["audiences"] as const,
   account: ["account"] as const,
 };
@@ -68,7 +73,11 @@ export async function fetchVersionedExperience(
     });
   } catch (cause) {
     if (cause instanceof DOMException && cause.name === "AbortError") throw cause;
-    throw new ApiRequestError(0, CLIENT_ERROR_CODES.network, "Could not reach the Storefit service.");
+    throw new ApiRequestError(
+      0,
+      CLIENT_ERROR_CODES.network,
+      "Could not reach the Storefit service.",
+    );
   }
   const body = (await response.json().catch(() => undefined)) as unknown;
   if (!response.ok) {
@@ -128,9 +137,100 @@ export function canonicalJson(value: unknown): string {
  * so a save based on `a` overwrites nothing of `b` (PUT keeps the status).
  */
 export function sameEditedFields(a: ExperienceDetail, b: ExperienceDetail): boolean {
+  return (
+    sameFieldsButGroup(a, b) &&
+    canonicalJson(a.exclusion_group) === canonicalJson(b.exclusion_group)
+  );
+}
+
+/**
+ * Everything an editor saves is the same except the mutually exclusive group: the "split traffic"
+ * remedy moved it. A form whose group fields are untouched can take the new group over.
+ */
+export function sameFieldsButGroup(a: ExperienceDetail, b: ExperienceDetail): boolean {
   const fields = (e: ExperienceDetail) =>
     canonicalJson([e.name, e.kind, e.priority, e.pages, e.rules, e.goals]);
   return fields(a) === fields(b);
+}
+
+/** GET /api/experiences/{id}/overlaps: running experiences that change the same elements. */
+export function fetchExperienceOverlaps(id: string, signal?: AbortSignal) {
+  return apiFetch<ExperienceOverlapsResponse>(`${experiencePath(id)}/overlaps`, { signal });
+}
+
+/**
+ * The running experiences that can change the same element on the same page as this one, and who
+ * wins (docs/dashboard.md "Overlaps"). Refetched after any experience write.
+ */
+export function useExperienceOverlaps(id: string | undefined) {
+  return useQuery({
+    queryKey: experienceKeys.overlaps(id ?? ""),
+    queryFn: ({ signal }) => fetchExperienceOverlaps(id ?? "", signal),
+    enabled: id !== undefined,
+  });
+}
+
+/** The experiences list as stored now (not a cached answer): slices are planned on it. */
+export function useFreshExperienceList() {
+  const queryClient = useQueryClient();
+  return () =>
+    queryClient.fetchQuery({
+      queryKey: queryKeys.experiences,
+      queryFn: ({ signal }) => apiFetch<ExperienceListResponse>("/api/experiences", { signal }),
+      staleTime: 0,
+    });
+}
+
+/** The overlaps as they are now (not a cached answer): Start decides on them. */
+export function useFreshOverlaps() {
+  const queryClient = useQueryClient();
+  return (id: string) =>
+    queryClient.fetchQuery({
+      queryKey: experienceKeys.overlaps(id),
+      queryFn: ({ signal }) => fetchExperienceOverlaps(id, signal),
+      staleTime: 0,
+    });
+}
+
+/**
+ * The "split traffic" remedy: both experiences get their new mutually exclusive group. Each is read
+ * fresh and PATCHed with If-Match on the version read, the other experience first (it is the one
+ * the operator is not looking at; if it cannot move, this one is left as it was). `plan` computes
+ * the two slices from what was read, so the groups' other members are those stored now.
+ */
+export function useSplitTraffic() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({
+      selfId,
+      otherId,
+      plan,
+    }: {
+      selfId: string;
+      otherId: string;
+      plan: () => Promise<{ self: ExclusionGroup; other: ExclusionGroup }>;
+    }) => {
+      const groups = await plan();
+      const csrfToken = csrf(queryClient);
+      const write = async (id: string, group: ExclusionGroup) => {
+        const latest = await fetchVersionedExperience(id);
+        return fetchVersionedExperience(id, {
+          method: "PATCH",
+          body: { exclusion_group: group },
+          csrfToken,
+          ifMatch: latest.etag,
+        });
+      };
+      const other = await write(otherId, groups.other);
+      const self = await write(selfId, groups.self);
+      return { self, other };
+    },
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: queryKeys.experiences }),
+    onSuccess: ({ self, other }) => {
+      queryClient.setQueryData(experienceKeys.detail(self.experience.id), self);
+      queryClient.setQueryData(experienceKeys.detail(other.experience.id), other);
+    },
+  });
 }
 
 /** The audiences a rule can target (GET /api/audiences; viewers may read it). */

@@ -53,6 +53,8 @@ export function withVariationConfigs(
     name: experience.name,
     kind: experience.kind,
     priority: experience.priority,
+    // PUT replaces the whole experience: a group left out would be removed.
+    exclusion_group: experience.exclusion_group,
     pages: experience.pages,
     rules: experience.rules.map((rule) => ({
       ...rule,

@@ -8,6 +8,8 @@ export type Column<Row> = {
   cell: (row: Row) => ReactNode;
   /** Extra class on the header and body cells, e.g. `numeric` for right-aligned counts. */
   className?: string;
+  /** A sortable column: its header is a button, and `aria-sort` says the current order. */
+  sort?: { direction: "ascending" | "descending" | "none"; onSort: () => void };
 };
 
 type TableProps<Row> = {
@@ -27,8 +29,26 @@ export function Table<Row>({ caption, columns, rows, rowKey, rowProps }: TablePr
       <thead>
         <tr>
           {columns.map((column) => (
-            <th key={column.key} scope="col" className={column.className}>
-              {column.header}
+            <th
+              key={column.key}
+              scope="col"
+              className={column.className}
+              aria-sort={column.sort?.direction}
+            >
+              {column.sort ? (
+                <button type="button" className="th-sort" onClick={column.sort.onSort}>
+                  {column.header}
+                  <span aria-hidden="true">
+                    {column.sort.direction === "ascending"
+                      ? "▲"
+                      : column.sort.direction === "descending"
+                        ? "▼"
+                        : "↕"}
+                  </span>
+                </button>
+              ) : (
+                column.header
+              )}
             </th>
           ))}
         </tr>

@@ -3,12 +3,13 @@
 // shown at its input and in a summary before anything is sent.
 import { useEffect, useState } from "react";
 import { useUnsavedWarning } from "../../components/useUnsavedWarning";
-import { isVersionConflict, sameEditedFields } from "../../api/experiences";
+import { isVersionConflict, sameEditedFields, sameFieldsButGroup } from "../../api/experiences";
 import type { VersionedExperience } from "../../api/experiences";
 import { FormProvider, set, useForm } from "react-hook-form";
 import type { FieldErrors, Path, Resolver } from "react-hook-form";
 import type { Audience, ExperienceDetail, ExperienceInput } from "@storefit/contract";
-import { emptyRule, experienceFromForm, experienceToForm } from "./model";
+import { emptyRule, experienceFromForm, experienceToForm, groupToForm } from "./model";
+import { ExclusionGroupSection } from "./ExclusionGroupSection";
 import type { ExperienceForm, FormProblem } from "./model";
 import { SelectField, TextField, useArray } from "./fields";
 import { GoalsSection } from "./GoalsSection";
@@ -149,10 +150,24 @@ export function ExperienceEditorForm({
   // A newer version that differs only in status (a publish or pause on this page, a background
   // refetch) becomes the base: a save over it overwrites nothing. Any other change keeps the old
   // base, so the save is refused (412) instead of overwriting it.
+  // A newer version whose only other change is the mutually exclusive group ("Split traffic"
+  // on this page) is taken over too, group included, while the operator has not touched the
+  // group's fields here.
   useEffect(() => {
-    if (version && base && version.etag !== base.etag)
+    if (version && base && version.etag !== base.etag) {
       if (sameEditedFields(version.experience, base.experience)) setBase(version);
-  }, [version, base]);
+      else if (
+        sameFieldsButGroup(version.experience, base.experience) &&
+        !form.getFieldState("group.name").isDirty &&
+        !form.getFieldState("group.share").isDirty
+      ) {
+        setBase(version);
+        const group = groupToForm(version.experience.exclusion_group);
+        for (const key of ["name", "share", "start", "stored"] as const)
+          form.resetField(`group.${key}`, { defaultValue: group[key] });
+      }
+    }
+  }, [version, base, form]);
 
   const reload = async () => {
     setReloading(true);
@@ -254,6 +269,7 @@ export function ExperienceEditorForm({
                 />
               </div>
             </section>
+            <ExclusionGroupSection experienceId={experience?.id ?? null} />
             <TargetingSection mainDomain={mainDomain} domains={domains} />
             <RulesSection audiences={audiences} />
             <GoalsSection />

@@ -14,6 +14,8 @@ import { PageHeader } from "../../components/PageHeader";
 import { ErrorState, LoadingState } from "../../components/StatusMessage";
 import { paths } from "../../paths";
 import { useCanEdit } from "../experiences/canEdit";
+import { OverlapNotice } from "../experiences/OverlapNotice";
+import { StartButton } from "../experiences/StartButton";
 import { StatusBadge } from "../experiences/StatusBadge";
 import { STATUS_ACTIONS } from "../experiences/status-actions";
 import { ExperienceEditorForm } from "./ExperienceEditorForm";
@@ -34,18 +36,31 @@ function StatusActions({
       <Link className="button button--secondary button--small" to={paths.results(experience.id)}>
         Results
       </Link>
-      {STATUS_ACTIONS[experience.status].map((a) => (
-        <button
-          key={a.to}
-          type="button"
-          className={`button button--small ${a.to === "running" ? "button--primary" : "button--secondary"}`}
-          disabled={!canEdit || change.isPending}
-          onClick={() => change.mutate({ id: experience.id, status: a.to })}
-          data-testid={`status-${a.to}`}
-        >
-          {a.label}
-        </button>
-      ))}
+      {STATUS_ACTIONS[experience.status].map((a) =>
+        a.to === "running" ? (
+          // Start and Resume look at the overlaps first (StartButton).
+          <StartButton
+            key={a.to}
+            experience={experience}
+            label={a.label}
+            className="button button--small button--primary"
+            disabled={!canEdit || change.isPending}
+            canSplit={canEdit}
+            onStart={() => change.mutate({ id: experience.id, status: a.to })}
+          />
+        ) : (
+          <button
+            key={a.to}
+            type="button"
+            className="button button--small button--secondary"
+            disabled={!canEdit || change.isPending}
+            onClick={() => change.mutate({ id: experience.id, status: a.to })}
+            data-testid={`status-${a.to}`}
+          >
+            {a.label}
+          </button>
+        ),
+      )}
       {change.error ? (
         <p className="ed-status-actions__error" role="alert">
           {change.error.message}
@@ -111,6 +126,7 @@ export function ExperienceEditorPage() {
           Could not load audiences ({audiences.error.message}); rules can target everyone only.
         </p>
       ) : null}
+      {detail ? <OverlapNotice experience={detail} canSplit={canEdit} /> : null}
       <ExperienceEditorForm
         // A different experience (after duplicating, or creating) starts a fresh form.
         key={detail?.id ?? "new"}

@@ -13,6 +13,7 @@ import type {
   ConfigDefinition,
   CustomfitMeta,
   ElementChanges,
+  ExclusionGroup,
   ExperienceDetail,
   ExperienceInput,
   ExperienceKind,
@@ -183,10 +184,24 @@ export type GoalForm = {
   revenue_cap: string;
 };
 
+/**
+ * The mutually exclusive group: a name (empty: none), this experience's share in percent as typed,
+ * and where its slice starts, computed by the group section from the other members' slices
+ * (pages/experiences/overlaps.ts placeSlice; null: the share does not fit). `stored` is the group
+ * as loaded, saved back exactly while nothing of it is changed.
+ */
+export type GroupForm = {
+  name: string;
+  share: string;
+  start: number | null;
+  stored: ExclusionGroup | null;
+};
+
 export type ExperienceForm = {
   name: string;
   kind: ExperienceKind;
   priority: string;
+  group: GroupForm;
   pages: PageForm[];
   rules: RuleForm[];
   goals: GoalForm[];
@@ -370,8 +385,23 @@ export function emptyGoal(): GoalForm {
   };
 }
 
+export const emptyGroup = (): GroupForm => ({ name: "", share: "50", start: null, stored: null });
+
+export function groupToForm(g: ExclusionGroup | null): GroupForm {
+  if (!g) return emptyGroup();
+  return { name: g.name, share: percentText(g.end - g.start), start: g.start, stored: g };
+}
+
 export function emptyExperience(): ExperienceForm {
-  return { name: "", kind: "ab_test", priority: "0", pages: [], rules: [emptyRule()], goals: [] };
+  return {
+    name: "",
+    kind: "ab_test",
+    priority: "0",
+    group: emptyGroup(),
+    pages: [],
+    rules: [emptyRule()],
+    goals: [],
+  };
 }
 
 // ---- Small helpers ----
@@ -650,6 +680,7 @@ export function experienceToForm(e: ExperienceDetail): ExperienceForm {
     name: e.name,
     kind: e.kind,
     priority: String(e.priority),
+    group: groupToForm(e.exclusion_group),
     pages: e.pages.map((p) => ({ ...p })),
     rules: e.rules.map((r) => ({
       id: r.id,
@@ -1078,6 +1109,8 @@ export function experienceFromForm(f: ExperienceForm): Result<ExperienceInput> {
     integer: true,
   });
 
+  const exclusion_group = groupFromForm(f.group, p);
+
   f.pages.forEach((page, i) => {
     p.required(`pages.${i}.page_path`, page.page_path, "The page", 2048);
     if (page.page_match === "regex" && page.page_path.trim())
@@ -1189,8 +1222,55 @@ export function experienceFromForm(f: ExperienceForm): Result<ExperienceInput> {
   if (p.list.length) return { ok: false, problems: p.list };
   return {
     ok: true,
-    value: { name: f.name.trim(), kind: f.kind, priority: priority ?? 0, pages, rules, goals },
+    value: {
+      name: f.name.trim(),
+      kind: f.kind,
+      priority: priority ?? 0,
+      exclusion_group,
+      pages,
+      rules,
+      goals,
+    },
   };
+}
+
+/** Units of a share: 100 000 are the whole group (0.001 %), so slices add up without float noise. */
+const GROUP_UNITS = 100_000;
+
+function groupFromForm(g: GroupForm | undefined, p: Problems): ExclusionGroup | null {
+  if (!g || g.name.trim() === "") return null;
+  const name = g.name.trim();
+  p.required("group.name", name, "The group's name", 100);
+  const share = p.number("group.share", g.share, "The share", { min: 0, max: 100 });
+  if (g.share.trim() === "")
+    p.add("group.share", "The share is required (more than 0 %, at most 100 %).");
+  else if (share === 0) p.add("group.share", "The share must be more than 0 %.");
+  if (share === undefined || share === 0) return null;
+  const stored = g.stored;
+  if (
+    stored &&
+    stored.name === name &&
+    g.start === stored.start &&
+    g.share === percentText(stored.end - stored.start)
+  )
+    return stored;
+  if (g.start === null) {
+    p.add(
+      "group.share",
+      "This share does not fit in the group: the other members' shares leave less free.",
+    );
+    return null;
+  }
+  const start = Math.round(g.start * GROUP_UNITS);
+  const end = start + Math.round(percentToShare(g.share, share) * GROUP_UNITS);
+  if (end > GROUP_UNITS) {
+    p.add(
+      "group.share",
+      "This share does not fit in the group: the other members' shares leave less free.",
+    );
+    return null;
+  }
+  return { name, start: start / GROUP_UNITS, end: end / GROUP_UNITS };
 }
 
 /** A copy to save as a new experience: same content, new name, ids left to the service. */

@@ -3,6 +3,7 @@ import type { ExperienceSummary } from "@storefit/contract";
 import { useChangeExperienceStatus, useDuplicateExperience } from "../../api/experiences";
 import { paths } from "../../paths";
 import { duplicateInput } from "../experience-editor/model";
+import { StartButton } from "./StartButton";
 import { STATUS_ACTIONS } from "./status-actions";
 
 /** A row's actions: edit (or view), results, duplicate, and the allowed status changes. */
@@ -49,19 +50,33 @@ export function ExperienceActions({
       >
         Duplicate
       </button>
-      {STATUS_ACTIONS[experience.status].map((action) => (
-        <button
-          key={action.to}
-          type="button"
-          className={`button button--small ${action.to === "running" ? "button--primary" : "button--secondary"}`}
-          disabled={!canEdit || busy}
-          aria-label={label(action.label)}
-          data-testid={`status-${action.to}`}
-          onClick={() => changeStatus.mutate({ id: experience.id, status: action.to })}
-        >
-          {action.label}
-        </button>
-      ))}
+      {STATUS_ACTIONS[experience.status].map((action) =>
+        action.to === "running" ? (
+          // Start and Resume look at the overlaps first (StartButton).
+          <StartButton
+            key={action.to}
+            experience={experience}
+            label={action.label}
+            ariaLabel={label(action.label)}
+            className="button button--small button--primary"
+            disabled={!canEdit || busy}
+            canSplit={canEdit}
+            onStart={() => changeStatus.mutate({ id: experience.id, status: action.to })}
+          />
+        ) : (
+          <button
+            key={action.to}
+            type="button"
+            className="button button--small button--secondary"
+            disabled={!canEdit || busy}
+            aria-label={label(action.label)}
+            data-testid={`status-${action.to}`}
+            onClick={() => changeStatus.mutate({ id: experience.id, status: action.to })}
+          >
+            {action.label}
+          </button>
+        ),
+      )}
       {error ? (
         <p className="exp-actions__error" role="alert">
           {error.message}

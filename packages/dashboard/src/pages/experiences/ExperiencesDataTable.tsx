@@ -5,10 +5,13 @@ import { EmptyState } from "../../components/StatusMessage";
 import { applyFilters, ExperienceFilters } from "./ExperienceFilters";
 import type { Filters } from "./ExperienceFilters";
 import { ExperiencesTable } from "./ExperiencesTable";
+import { nextPrioritySort, sortByPriority } from "./priority-sort";
+import type { PrioritySort } from "./priority-sort";
 
 export function ExperiencesDataTable({ canEdit }: { canEdit: boolean }) {
   const query = useExperiences();
   const [filters, setFilters] = useState<Filters>({ status: "", text: "" });
+  const [sort, setSort] = useState<PrioritySort>("none");
   return (
     <DataTable
       query={query}
@@ -22,7 +25,7 @@ export function ExperiencesDataTable({ canEdit }: { canEdit: boolean }) {
       }
     >
       {(data) => {
-        const rows = applyFilters(data.experiences, filters);
+        const rows = sortByPriority(applyFilters(data.experiences, filters), sort);
         return (
           <>
             <ExperienceFilters value={filters} onChange={setFilters} />
@@ -31,7 +34,12 @@ export function ExperiencesDataTable({ canEdit }: { canEdit: boolean }) {
                 Change the text or the status to see more.
               </EmptyState>
             ) : (
-              <ExperiencesTable experiences={rows} canEdit={canEdit} />
+              <ExperiencesTable
+                experiences={rows}
+                canEdit={canEdit}
+                sort={sort}
+                onSort={() => setSort(nextPrioritySort)}
+              />
             )}
           </>
         );

@@ -8,7 +8,10 @@ import { ExperienceActions } from "./ExperienceActions";
 import { EXPERIENCE_KIND_LABELS, PAGE_MATCH_LABELS } from "./labels";
 import { StatusBadge } from "./StatusBadge";
 import { TrafficCell } from "./TrafficCell";
+import { groupBadge, percentLabel } from "./overlaps";
 import "./experiences.css";
+import "./overlaps.css";
+import type { PrioritySort } from "./priority-sort";
 
 /** How many targeted pages a row lists before summarising the rest as "+N more". */
 const PAGES_SHOWN = 2;
@@ -43,7 +46,11 @@ function PagesCell({ pages }: { pages: ExperienceSummary["pages"] }) {
  */
 export const mayHaveResults = (status: ExperienceSummary["status"]): boolean => status !== "draft";
 
-const columns = (canEdit: boolean): readonly Column<ExperienceSummary>[] => [
+const columns = (
+  canEdit: boolean,
+  sort: PrioritySort,
+  onSort: () => void,
+): readonly Column<ExperienceSummary>[] => [
   {
     key: "name",
     header: "Name",
@@ -71,8 +78,32 @@ const columns = (canEdit: boolean): readonly Column<ExperienceSummary>[] => [
       </div>
     ),
   },
+  {
+    key: "priority",
+    header: "Priority",
+    className: "numeric",
+    sort: { direction: sort, onSort },
+    cell: (e) => <span data-testid="priority">{e.priority}</span>,
+  },
   { key: "pages", header: "Pages", cell: (e) => <PagesCell pages={e.pages} /> },
-  { key: "traffic", header: "Traffic · split", cell: (e) => <TrafficCell traffic={e.traffic} /> },
+  {
+    key: "traffic",
+    header: "Traffic · split",
+    cell: (e) => (
+      <>
+        <TrafficCell traffic={e.traffic} />
+        {e.exclusion_group ? (
+          <span
+            className="group-badge"
+            data-testid="group-badge"
+            title={`A mutually exclusive group: this experience gets ${percentLabel(e.exclusion_group.end - e.exclusion_group.start)} of the group's visitors, and no visitor is in two of its members.`}
+          >
+            {groupBadge(e.exclusion_group)}
+          </span>
+        ) : null}
+      </>
+    ),
+  },
   {
     key: "result",
     header: "Headline result",
@@ -95,14 +126,18 @@ const columns = (canEdit: boolean): readonly Column<ExperienceSummary>[] => [
 export function ExperiencesTable({
   experiences,
   canEdit,
+  sort = "none",
+  onSort = () => {},
 }: {
   experiences: readonly ExperienceSummary[];
   canEdit: boolean;
+  sort?: PrioritySort;
+  onSort?: () => void;
 }) {
   return (
     <Table
       caption="Experiences"
-      columns={columns(canEdit)}
+      columns={columns(canEdit, sort, onSort)}
       rows={experiences}
       rowKey={(e) => e.id}
       rowProps={() => ({ "data-testid": "experience-row" })}
