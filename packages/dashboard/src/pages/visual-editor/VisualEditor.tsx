@@ -23,6 +23,7 @@ import {
 import { isVersionConflict } from "../../api/experiences";
 import { paths } from "../../paths";
 import { useCanEdit } from "../experiences/canEdit";
+import { OverlapNotice } from "../experiences/OverlapNotice";
 import { ElementPanel } from "./ElementPanel";
 import type { Edit } from "./ElementPanel";
 import { PopupForm } from "./PopupForm";
@@ -667,6 +668,7 @@ export function VisualEditor({
         </section>
 
         <aside className="ve-panel" aria-label="Changes">
+          <OverlapNotice experience={experience} />
           <section className="ve-selection" aria-label="Selected element">
             <div className="ve-check">
               <input
