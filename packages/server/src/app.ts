@@ -6,7 +6,6 @@ import { fileURLToPath } from "node:url";
 import Fastify from "fastify";
 import type { FastifyError, FastifyInstance } from "fastify";
 import cookie from "@fastify/cookie";
-import fastifyStatic from "@fastify/static";
 import { MAX_BODY_BYTES } from "@storefit/contract";
 import type { Store } from "./store/types.js";
 import { AccountSnapshots } from "./decide/snapshots.js";
@@ -15,11 +14,11 @@ import { DASHBOARD_CSP, DEFAULT_SERVER_LIMITS, bodyLimitFor, formatBytes, jsonLi
 import type { ServerLimits } from "./http/edge.js";
 import { jsonLimitProblem } from "./http/json-limits.js";
 import { openApiRoutes } from "./http/openapi.js";
-import { DEFAULT_RATE_LIMITS, TokenBuckets } from "./http/rate-limit.js";
+import { DEFAULT_RATE_LIMITS, SignInLimiter, TokenBuckets } from "./http/rate-limit.js";
 import type { RateLimit, RateLimits } from "./http/rate-limit.js";
 import { clientRoutes } from "./routes/client.js";
 import { adminRoutes } from "./routes/admin.js";
-import { assetRoutes } from "./routes/assets.js";
+import { assetRoutes, dashboardRoutes } from "./routes/assets.js";
 
 /** The service's version, in the OpenAPI document. */
 export const SERVICE_VERSION = "0.1.0";
@@ -43,8 +42,14 @@ export type AppOptions = {
   publicOrigins?: string[];
   /** Time-outs and caps of the node HTTP server (defaults: DEFAULT_SERVER_LIMITS). */
   serverLimits?: Partial<ServerLimits>;
-  /** Token-bucket rate limits per key (defaults: DEFAULT_RATE_LIMITS); `false` turns one off. */
+  /** Token-bucket rate limits per key and client address (defaults: DEFAULT_RATE_LIMITS); `false` turns one off. */
   rateLimits?: RateLimits;
+  /**
+   * Fastify's trustProxy: whether (or from which proxies) X-Forwarded-For names the client whose
+   * address the per-address limits count. Off by default: the header is then ignored, as any
+   * client can send it (docs/security.md "Behind a reverse proxy").
+   */
+  trustProxy?: boolean | string | string[];
 };
 
 /** Every file of the dashboard (docs/security.md "Headers"). */
@@ -72,6 +77,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const log = opts.log ?? false;
   const app = Fastify({
     logger: log,
+    trustProxy: opts.trustProxy ?? false,
     bodyLimit: MAX_BODY_BYTES,
     // Slow and idle clients (issue #17): a request that never finishes is answered 408 and closed.
     requestTimeout: server.requestTimeoutMs,
@@ -157,6 +163,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     clock,
     snapshots: new AccountSnapshots(opts.store),
     limiter: limiter(limits.clientKey),
+    ipLimiter: limiter(limits.clientIp),
   });
   // The admin API in its own plugin context: only it reads and sets cookies, so the client API's
   // hot path does not pay for the cookie plugin's hooks.
@@ -170,7 +177,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       clock,
       secureCookies: opts.publicUrl?.startsWith("https:") ?? false,
       secretKeyLimiter: limiter(limits.secretKey),
-      signInLimiter: limiter(limits.signIn),
+      signInLimiter: limits.signIn || limits.signInIp ? new SignInLimiter(limits.signIn, limits.signInIp, clock) : null,
     });
   });
   assetRoutes(app, {
@@ -181,25 +188,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
 
   const dashboardDir = opts.dashboardDir ?? defaultDir("../../dashboard/dist/");
-  const hasDashboard = existsSync(`${dashboardDir}/index.html`);
-  if (hasDashboard) {
-    await app.register(fastifyStatic, {
-      root: dashboardDir,
-      prefix: "/",
-      wildcard: false,
-      index: ["index.html"],
-      setHeaders: (reply) => {
-        reply.headers(DASHBOARD_HEADERS);
-      },
-    });
-  }
+  // From memory, never through the thread pool that password hashing uses (routes/assets.ts).
+  const dashboard = existsSync(`${dashboardDir}/index.html`) ? dashboardRoutes(app, { dir: dashboardDir, headers: DASHBOARD_HEADERS }) : null;
 
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split("?")[0] ?? "";
     // The dashboard is a single-page app: its routes fall back to index.html.
-    if (hasDashboard && req.method === "GET" && !/^\/(api|v1|sdk)(\/|$)/.test(path)) {
-      return reply.headers(DASHBOARD_HEADERS).type("text/html; charset=utf-8").sendFile("index.html");
-    }
+    if (dashboard && req.method === "GET" && !/^\/(api|v1|sdk)(\/|$)/.test(path)) return dashboard.sendIndex(reply);
     return sendError(reply, 404, "not_found", `No route for ${req.method} ${path}`);
   });
 

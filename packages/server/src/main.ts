@@ -5,7 +5,7 @@ import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { buildApp } from "./app.js";
 import { SqliteStore } from "./store/sqlite.js";
-import type { RateLimits } from "./http/rate-limit.js";
+import type { RateLimit, RateLimits } from "./http/rate-limit.js";
 import { DEFAULT_SERVER_LIMITS } from "./http/edge.js";
 import type { ServerLimits } from "./http/edge.js";
 import { DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD, seedDemo } from "./seed/demo.js";
@@ -50,13 +50,29 @@ if (serverLimits.requestTimeoutMs > 0 && serverLimits.headersTimeoutMs > serverL
   process.exit(1);
 }
 // Requests per second per client key on this node (burst: twice that); 0 turns the limit off.
-const clientRatePerS = process.env.CLIENT_RATE_LIMIT_PER_S === undefined ? undefined : Number(process.env.CLIENT_RATE_LIMIT_PER_S);
-if (clientRatePerS !== undefined && !(clientRatePerS >= 0)) {
-  console.error(`CLIENT_RATE_LIMIT_PER_S must be a number ≥ 0, not "${process.env.CLIENT_RATE_LIMIT_PER_S}"`);
-  process.exit(1);
-}
-const rateLimits: RateLimits =
-  clientRatePerS === undefined ? {} : { clientKey: clientRatePerS === 0 ? false : { perSecond: clientRatePerS, burst: 2 * clientRatePerS } };
+// CLIENT_IP_RATE_LIMIT_PER_S: the same per client address, taken first (docs/security.md).
+const ratePerS = (name: string): RateLimit | false | undefined => {
+  const text = process.env[name];
+  if (text === undefined) return undefined;
+  const perSecond = Number(text);
+  if (!(perSecond >= 0) || text.trim() === "") {
+    console.error(`${name} must be a number ≥ 0, not "${text}"`);
+    process.exit(1);
+  }
+  return perSecond === 0 ? false : { perSecond, burst: 2 * perSecond };
+};
+const clientKeyLimit = ratePerS("CLIENT_RATE_LIMIT_PER_S");
+const clientIpLimit = ratePerS("CLIENT_IP_RATE_LIMIT_PER_S");
+const rateLimits: RateLimits = {
+  ...(clientKeyLimit !== undefined ? { clientKey: clientKeyLimit } : {}),
+  ...(clientIpLimit !== undefined ? { clientIp: clientIpLimit } : {}),
+};
+// TRUST_PROXY: "true" trusts X-Forwarded-For from any peer (only behind a proxy that sets it and
+// that nothing can bypass); otherwise a comma-separated list of the proxies' addresses or CIDR
+// ranges ("127.0.0.1,10.0.0.0/8", or "loopback"); unset or "false": the header is ignored.
+const trustProxyText = (process.env.TRUST_PROXY ?? "").trim();
+const trustProxy: boolean | string[] =
+  trustProxyText === "true" ? true : trustProxyText === "" || trustProxyText === "false" ? false : trustProxyText.split(",").map((s) => s.trim()).filter(Boolean);
 
 mkdirSync(dataDir, { recursive: true });
 const store = new SqliteStore(join(dataDir, "storefit.sqlite"));
@@ -67,7 +83,7 @@ const { created } = await seedDemo(store, { email: adminEmail, password: adminPa
 // screen has something to show from the first minute; DEMO_HISTORY=0 leaves it empty.
 const history = created && process.env.DEMO_HISTORY !== "0" ? await fillDemoHistory(store) : null;
 
-const app = await buildApp({ store, log: process.env.LOG !== "0", rateLimits, publicOrigins, serverLimits, ...(publicUrl ? { publicUrl } : {}) });
+const app = await buildApp({ store, log: process.env.LOG !== "0", rateLimits, trustProxy, publicOrigins, serverLimits, ...(publicUrl ? { publicUrl } : {}) });
 await app.listen({ port, host });
 
 const origin = publicUrl ?? `http://localhost:${port}`;

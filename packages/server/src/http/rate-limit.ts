@@ -1,5 +1,5 @@
-// Rate limits per key (product.md §3, the issue's "rate limits per key"): a token bucket per key,
-// in this process's memory. Each bucket holds up to `burst` tokens and refills at `perSecond`;
+// Rate limits per key (product.md §3, the issue's "rate limits per key") and per client address
+// (issue #17; docs/security.md): a token bucket per key, in this process's memory. Each bucket holds up to `burst` tokens and refills at `perSecond`;
 // a request takes one token or is refused with how long until the next one.
 //
 // Per node on purpose: a shared limit would need shared state on every config call, which the
@@ -62,15 +62,72 @@ export class TokenBuckets {
 export type RateLimits = {
   /** Per client key on the client API (/v1). A shop's visitors all share one key. */
   clientKey?: RateLimit | false;
+  /**
+   * Per client address on the client API, taken before the key's token: one sender spends its
+   * own bucket long before the shop's, so it cannot use up the key's limit for everyone.
+   */
+  clientIp?: RateLimit | false;
   /** Per secret key on the admin API. */
   secretKey?: RateLimit | false;
-  /** Sign-in attempts per email address (slows password guessing). */
+  /**
+   * Sign-in attempts per email address and client address (slows password guessing): an
+   * attacker's wrong guesses lock out their own address, not the owner signing in from another.
+   */
   signIn?: RateLimit | false;
+  /** Sign-in attempts per client address, whatever the email (a flood of fresh emails). */
+  signInIp?: RateLimit | false;
 };
 
-/** Defaults per node; main.ts reads CLIENT_RATE_LIMIT_PER_S for the client-key rate. */
+/** Defaults per node; main.ts reads CLIENT_RATE_LIMIT_PER_S and CLIENT_IP_RATE_LIMIT_PER_S. */
 export const DEFAULT_RATE_LIMITS: Required<RateLimits> = {
   clientKey: { burst: 2000, perSecond: 1000 },
+  // A page view makes a handful of calls; a tenth of the key's rate is many shoppers behind one NAT.
+  clientIp: { burst: 200, perSecond: 100 },
   secretKey: { burst: 100, perSecond: 20 },
   signIn: { burst: 10, perSecond: 10 / 60 },
+  signInIp: { burst: 30, perSecond: 30 / 60 },
 };
+
+/**
+ * The bucket key of a client address (Fastify's `req.ip`: the socket's peer, or with the
+ * trustProxy setting the client named by X-Forwarded-For). IPv6 addresses are grouped by their
+ * /64, the block one subscriber gets; IPv4-mapped ones are read as IPv4. null for loopback (and
+ * an unknown address): every request then comes from this machine, a reverse proxy that was not
+ * declared trusted, or local tooling, and one bucket for all of them would limit every client
+ * together (docs/security.md: set TRUST_PROXY behind a proxy).
+ */
+export function addressKey(ip: string | undefined): string | null {
+  if (!ip) return null;
+  const v4 = /^(?:::ffff:)?(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(ip)?.[1];
+  if (v4) return v4.startsWith("127.") ? null : v4;
+  const lower = ip.toLowerCase();
+  if (lower === "::1" || lower === "::") return null;
+  const [head = "", tail] = lower.split("::");
+  const groups = head ? head.split(":") : [];
+  if (tail !== undefined) {
+    const rest = tail ? tail.split(":") : [];
+    while (groups.length + rest.length < 8) groups.push("0");
+    groups.push(...rest);
+  }
+  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, "")).join(":")}::/64`;
+}
+
+/** Sign-in attempts: per (email, address), then per address; each attempt takes one of each. */
+export class SignInLimiter {
+  private readonly perEmail: TokenBuckets | null;
+  private readonly perAddress: TokenBuckets | null;
+
+  constructor(perEmail: RateLimit | false, perAddress: RateLimit | false, clock: () => number) {
+    this.perEmail = perEmail ? new TokenBuckets(perEmail, clock) : null;
+    this.perAddress = perAddress ? new TokenBuckets(perAddress, clock) : null;
+  }
+
+  take(email: string, ip: string | undefined): TakeResult {
+    const address = addressKey(ip);
+    if (address !== null && this.perAddress) {
+      const taken = this.perAddress.take(address);
+      if (!taken.ok) return taken;
+    }
+    return this.perEmail ? this.perEmail.take(`${email}\n${address ?? "local"}`) : { ok: true };
+  }
+}

@@ -1,11 +1,13 @@
 // Sign-in, the current session, sign-out (product.md §3). Passwords are checked with scrypt
-// (auth/password.ts); sign-in attempts are rate-limited per email address to slow guessing.
+// (auth/password.ts, at most two at once); sign-in attempts are rate-limited per email address
+// and client address, and per client address (http/rate-limit.ts SignInLimiter) to slow guessing
+// without letting an attacker's guesses lock the owner out.
 
 import { randomBytes } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import type { SessionInfo, SignInRequest } from "@storefit/contract";
 import type { Account, Operator } from "../store/types.js";
-import { unknownOperatorHash, verifyPassword } from "../auth/password.js";
+import { HashingBusy, unknownOperatorHash, verifyPassword } from "../auth/password.js";
 import { SESSION_COOKIE, requireAccess, sha256 } from "../auth/access.js";
 import { sendError, sendRateLimited } from "../http/errors.js";
 import { errorResponses } from "../schemas/common.js";
@@ -37,18 +39,25 @@ export function sessionRoutes(app: FastifyInstance, opts: AdminOptions): void {
         tags: ["session"],
         security: [],
         body: signInBody,
-        response: { 200: sessionInfoSchema, ...errorResponses(400, 401, 413, 415, 429) },
+        response: { 200: sessionInfoSchema, ...errorResponses(400, 401, 413, 415, 429, 503) },
       },
     },
     async (req, reply) => {
       const email = req.body.email.trim().toLowerCase();
       if (opts.signInLimiter) {
-        const taken = opts.signInLimiter.take(email);
+        const taken = opts.signInLimiter.take(email, req.ip);
         if (!taken.ok) return sendRateLimited(reply, taken.retryAfterS);
       }
       const operator = await store.getOperatorByEmail(email);
       // An unknown email costs the same scrypt as a known one (password.ts unknownOperatorHash).
-      const ok = await verifyPassword(req.body.password, operator ? operator.password_hash : await unknownOperatorHash());
+      let ok: boolean;
+      try {
+        ok = await verifyPassword(req.body.password, operator ? operator.password_hash : await unknownOperatorHash());
+      } catch (error) {
+        if (!(error instanceof HashingBusy)) throw error;
+        reply.header("retry-after", "1");
+        return sendError(reply, 503, "busy", "Too many sign-ins at once; retry in a moment");
+      }
       const account = operator && ok ? await store.getAccount(operator.account_id) : null;
       if (!operator || !account) return sendError(reply, 401, "invalid_credentials");
       const token = randomBytes(32).toString("base64url");

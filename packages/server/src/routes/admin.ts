@@ -7,7 +7,7 @@ import type { FastifyInstance } from "fastify";
 import type { Store } from "../store/types.js";
 import type { AccessOptions } from "../auth/access.js";
 import { sendError } from "../http/errors.js";
-import type { TokenBuckets } from "../http/rate-limit.js";
+import type { SignInLimiter } from "../http/rate-limit.js";
 import { sessionRoutes } from "./admin-session.js";
 import { accountRoutes } from "./admin-account.js";
 import { experienceRoutes } from "./admin-experiences.js";
@@ -19,7 +19,7 @@ export type AdminOptions = AccessOptions & {
   store: Store;
   clock: () => number;
   secureCookies: boolean;
-  signInLimiter: TokenBuckets | null;
+  signInLimiter: SignInLimiter | null;
 };
 
 

@@ -24,6 +24,7 @@ import type { AccountSnapshots, PreparedAccount } from "../decide/snapshots.js";
 import { RecentVisitors } from "../decide/visitors.js";
 import { PairMemo } from "../util/pair-memo.js";
 import { HttpError, sendError, sendRateLimited } from "../http/errors.js";
+import { addressKey } from "../http/rate-limit.js";
 import type { TokenBuckets } from "../http/rate-limit.js";
 import { errorResponses } from "../schemas/common.js";
 import {
@@ -176,9 +177,9 @@ export function answerBuffer(length: number): Buffer {
 
 export function clientRoutes(
   app: FastifyInstance,
-  opts: { store: Store; clock: () => number; snapshots: AccountSnapshots; limiter: TokenBuckets | null },
+  opts: { store: Store; clock: () => number; snapshots: AccountSnapshots; limiter: TokenBuckets | null; ipLimiter?: TokenBuckets | null },
 ): void {
-  const { store, clock, snapshots, limiter } = opts;
+  const { store, clock, snapshots, limiter, ipLimiter } = opts;
 
   // Preflight, needed only when a caller sends cfenc as a header or a JSON content type. With
   // cfenc in the query the origin is checked as the real request will be, and a foreign one gets
@@ -222,6 +223,12 @@ export function clientRoutes(
       }
       if (!allowed) return sendError(reply, 403, "forbidden_origin");
       allowOrigin(reply, origin);
+    }
+    // The sender's own bucket first: one address spends it long before the shop's (rate-limit.ts).
+    const address = ipLimiter ? addressKey(req.ip) : null;
+    if (ipLimiter && address !== null) {
+      const taken = ipLimiter.take(address);
+      if (!taken.ok) return sendRateLimited(reply, taken.retryAfterS);
     }
     if (limiter) {
       const taken = limiter.take(account.id);
