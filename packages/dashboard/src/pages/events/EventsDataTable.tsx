@@ -46,8 +46,9 @@ export function EventsDataTable({ query, filtered, paged, onVisitor, onPage }: P
     >
       {(data) => (
         <>
-          <p className="events-shown" role="status" data-testid="events-shown">
-            {shownText(data, filtered, paged)}
+          {/* The previous list stays while the next page or filter loads: say so, not what it will be. */}
+          <p className="events-shown" role="status" data-testid="events-shown" aria-busy={query.isPlaceholderData}>
+            {query.isPlaceholderData ? "Loading…" : shownText(data, filtered, paged)}
           </p>
           {data.events.length === 0 ? (
             <EmptyState title={filtered ? "No events match these filters" : "No events on this page"}>
