@@ -213,8 +213,8 @@ describe("templates whose HTML is in the config's element changes", () => {
     await page.waitForTimeout(300);
   };
 
-  it("desktop_only: a mobile visitor sees nothing of it (innerHTML and edit_elem_action); a desktop visitor sees it", { timeout: 150_000 }, async () => {
-    for (const where of ["innerHTML", "edit_elem_action"] as const) {
+  for (const where of ["innerHTML", "edit_elem_action"] as const)
+    it(`desktop_only: a mobile visitor sees nothing of it, a desktop visitor sees it: ${where}`, { timeout: 120_000 }, async () => {
       h.fake.configs({ configs: { offer: markupConfig({ visibility_selected: "desktop_only" }, where) }, user_id: "u" });
       const mobile = await h.open(`/m-${where}`, { body: SLOT_BODY }, { userAgent: MOBILE_UA });
       await settled(mobile.page);
@@ -232,8 +232,7 @@ describe("templates whose HTML is in the config's element changes", () => {
       await eventually(() => tplEventsOn(`/d-${where}`).some((e: { event_type: string }) => e.event_type === "TEMPLATE_VIEW"), 5000, "the view on desktop");
       await h.fake.quiet(300, 3000);
       expect(tplEventsOn(`/m-${where}`), where).toEqual([]);
-    }
-  });
+    });
 
   it("mobile_only and hide_template keep innerHTML markup off a desktop page", { timeout: 150_000 }, async () => {
     for (const visibility of ["mobile_only", "hide_template"] as const) {
@@ -261,8 +260,8 @@ describe("templates whose HTML is in the config's element changes", () => {
     await o.page.locator(".offer").waitFor();
   });
 
-  it("once closed, the markup is undone and stays closed for the session (next_session)", { timeout: 150_000 }, async () => {
-    for (const where of ["innerHTML", "edit_elem_action"] as const) {
+  for (const where of ["innerHTML", "edit_elem_action"] as const)
+    it(`once closed, the markup is undone and stays closed for the session (next_session): ${where}`, { timeout: 120_000 }, async () => {
       h.fake.configs({ configs: { offer: markupConfig({ close_settings: { close_config_selected: "next_session" } }, where) }, user_id: "u" });
       const o = await h.open(`/close-${where}`, { body: SLOT_BODY });
       await o.page.locator(".offer").waitFor();
@@ -277,6 +276,5 @@ describe("templates whose HTML is in the config's element changes", () => {
       await o.page.goto("about:blank");
       const evs = await eventually(() => (tplEventsOn(`/close-${where}`).length >= 2 ? tplEventsOn(`/close-${where}`) : false), 5000, "template events");
       expect(evs.map((e: { event_type: string; properties: { button_text?: string } }) => [e.event_type, e.properties.button_text]), where).toEqual([["TEMPLATE_VIEW", undefined], ["TEMPLATE_BUTTON_CLICK", "Shop now"]]);
-    }
-  });
+    });
 });
