@@ -44,7 +44,7 @@ describe("dashboard headers", () => {
       // The visual editor frames the shop, on any origin; nobody else frames the dashboard.
       expect(csp["frame-src"], url).toEqual(["http:", "https:"]);
       expect(csp["frame-ancestors"], url).toEqual(["'self'"]);
-      expect(csp["style-src"], url).toEqual(["'self'", "'unsafe-inline'"]);
+      expect(csp["style-src"], url).toEqual(["'self'"]);
       expect(res.headers["x-content-type-options"], url).toBe("nosniff");
       expect(res.headers["referrer-policy"], url).toBe("same-origin");
     }

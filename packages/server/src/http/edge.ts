@@ -74,17 +74,18 @@ export const DEFAULT_SERVER_LIMITS: ServerLimits = {
 };
 
 /**
- * The dashboard's Content-Security-Policy. Scripts only from the service ('self': the Vite
- * build emits no inline script). Styles also inline: React renders `style` attributes (recharts
- * sizes and colours its charts with them), which a CSP can allow only by 'unsafe-inline'; a style
- * attribute cannot run code, and script-src stays strict. Frames: the visual editor shows any
- * page of the shop, on whatever origin the shop has (http: or https:). frame-ancestors 'self':
- * only the dashboard itself may frame the dashboard.
+ * The dashboard's Content-Security-Policy. Scripts and styles only from the service's files: the
+ * Vite build emits no inline script or style element, and React (recharts too) sets `style`
+ * props through the DOM's style object, which style-src does not govern — only style attributes
+ * in parsed HTML and <style> elements need 'unsafe-inline', and the dashboard has none
+ * (e2e/dashboard-csp.test.ts visits every screen under this policy). Frames: the visual editor
+ * shows any page of the shop, on whatever origin the shop has (http: or https:).
+ * frame-ancestors 'self': only the dashboard itself may frame the dashboard.
  */
 export const DASHBOARD_CSP = [
   "default-src 'self'",
   "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
+  "style-src 'self'",
   "img-src 'self' data: blob:",
   "font-src 'self' data:",
   "connect-src 'self'",
