@@ -66,11 +66,11 @@ describe("account settings", () => {
     await page.getByLabel("Error reporting").check();
     await section("flags").getByRole("button", { name: "Save script flags" }).click();
     await expect.poll(() => section("flags").getByRole("status").innerText()).toBe("Saved.");
+    // The flags an owner may change: not the account states Storefit sets (shown as status).
     expect(Object.keys(patches.at(-1)!.settings as object).sort()).toEqual(
       [
-        "account_enabled", "auto_url_change_detection", "consent_required", "error_reporting", "event_analyzer", "intelligent_code", "outbound_only",
-        "page_update", "personalize_after_timeout", "personalized_users_limit_exceeded", "sdk_powered_off", "shop_platform_integration",
-        "skip", "spa_mode", "subscription_expired",
+        "auto_url_change_detection", "consent_required", "error_reporting", "event_analyzer", "intelligent_code", "outbound_only",
+        "page_update", "personalize_after_timeout", "sdk_powered_off", "shop_platform_integration", "skip", "spa_mode",
       ].sort(),
     );
 
@@ -209,6 +209,37 @@ describe("account settings", () => {
       element_hint: "media",
       config_id: "cfg_collection_banner",
     });
+  });
+
+  it("shows the account states Storefit sets as status with what they mean, not as settings to tick", async () => {
+    const status = page.getByTestId("account-status");
+    await expect.poll(() => status.getByTestId("status-subscription_expired").innerText()).toContain("Active");
+    expect(await status.getByTestId("status-account_enabled").innerText()).toContain("Enabled");
+    expect(await status.getByTestId("status-personalized_users_limit_exceeded").innerText()).toContain("Within the plan");
+    for (const label of [/Subscription expired/i, /Account enabled/i, /limit exceeded/i]) {
+      expect(await page.getByRole("checkbox", { name: label }).count(), String(label)).toBe(0);
+    }
+    expect(await status.getByRole("checkbox").count()).toBe(0);
+    expect(await status.locator("input, select, textarea, button").count()).toBe(0);
+
+    // Storefit's billing marks the subscription lapsed and the visitor limit reached.
+    const account = stack.store.getAccount(ACCOUNT_ID)!;
+    stack.store.updateAccount(ACCOUNT_ID, { settings: { ...account.settings, subscription_expired: true, personalized_users_limit_exceeded: true } });
+    await page.reload();
+    await expect.poll(() => status.getByTestId("status-subscription_expired").innerText()).toContain("Expired");
+    expect(await status.getByTestId("status-subscription_expired").innerText()).toContain("The script stops on the shop's pages until the subscription is renewed.");
+    expect(await status.getByTestId("status-personalized_users_limit_exceeded").innerText()).toMatch(/Reached[\s\S]*new visitors see the shop's original pages/);
+    // Saving the flags keeps them: the section does not send them back.
+    await page.getByLabel("Event analyzer").click();
+    await section("flags").getByRole("button", { name: "Save script flags" }).click();
+    await expect.poll(() => section("flags").getByRole("status").innerText()).toBe("Saved.");
+    expect(stack.store.getAccount(ACCOUNT_ID)!.settings).toMatchObject({ subscription_expired: true, personalized_users_limit_exceeded: true });
+    stack.store.updateAccount(ACCOUNT_ID, { settings: { ...stack.store.getAccount(ACCOUNT_ID)!.settings, subscription_expired: false, personalized_users_limit_exceeded: false } });
+    await page.getByLabel("Event analyzer").click();
+    await section("flags").getByRole("button", { name: "Save script flags" }).click();
+    await expect.poll(() => section("flags").getByRole("status").innerText()).toBe("Saved.");
+    await page.reload();
+    await page.getByLabel("Main domain").waitFor();
   });
 
   it("checks fields before sending: a bad domain, a bad pattern and a bad time-out are shown and nothing is sent", async () => {

@@ -200,7 +200,7 @@ export function ConfigEditor({
                 label="Config (JSON)"
                 mono
                 rows={14}
-                hint="The whole config as the service stores it (spec §3)."
+                hint="The whole config as the service stores it."
               />
             ) : (
               <>

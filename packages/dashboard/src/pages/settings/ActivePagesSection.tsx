@@ -18,7 +18,7 @@ export function ActivePagesSection({ account, canEdit }: SectionProps) {
     <SettingsSection
       id="active-pages"
       title="Goal and rule pages"
-      description="With rule pages listed, the script asks the service only on rule and configured pages; PAGE events on goal pages are marked as goals."
+      description="With rule pages listed, the script asks the service only on rule and configured pages; visits to goal pages are counted as goals."
       canEdit={canEdit}
       form={form}
       mutation={mutation}

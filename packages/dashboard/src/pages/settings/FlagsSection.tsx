@@ -1,26 +1,25 @@
 import type { AccountFlags, AccountView } from "@storefit/contract";
+import type { ProviderState } from "./AccountStatus";
 import { CheckboxField } from "./fields";
 import { type SectionProps, SettingsSection, useSettingsForm } from "./SettingsSection";
 
 /**
- * The account flags of spec §1 the service accepts (packages/server/src/schemas/settings.ts),
- * with what each does to the script, and our consent flag (docs/embedding.md).
+ * The script flags an owner changes (packages/server/src/schemas/settings.ts), with what each does
+ * to the script, and our consent flag (docs/embedding.md). The states Storefit sets — account
+ * enabled, subscription expired, visitor limit reached — are not here: AccountStatus shows them.
  */
-export const FLAGS: readonly { name: keyof AccountFlags; label: string; hint: string }[] = [
-  { name: "account_enabled", label: "Account enabled", hint: "Off: the script does nothing on the shop's pages." },
-  { name: "sdk_powered_off", label: "Script powered off", hint: "Stops the script at once (CFINIT002), without removing the snippet." },
-  { name: "skip", label: "Skip", hint: "Stops the script on every page (code CFINIT011), e.g. while checking an install." },
-  { name: "subscription_expired", label: "Subscription expired", hint: "Set when the plan lapses; the script stops (CFINIT001)." },
+export const FLAGS: readonly { name: Exclude<keyof AccountFlags, ProviderState>; label: string; hint: string }[] = [
+  { name: "sdk_powered_off", label: "Script powered off", hint: "Stops the script at once on every page, without removing the snippet." },
+  { name: "skip", label: "Skip", hint: "The script does nothing on any page, e.g. while checking an install." },
   { name: "intelligent_code", label: "Intelligent code", hint: "Ask the service on every page; off, the answer is cached per visitor for the session." },
-  { name: "page_update", label: "Page updates", hint: "Sends PAGE_UPDATE events when watched content changes." },
+  { name: "page_update", label: "Page updates", hint: "Sends an event when watched content on the page changes." },
   { name: "personalize_after_timeout", label: "Personalize after a time-out", hint: "Apply late answers of the service instead of giving up at the time-out." },
-  { name: "personalized_users_limit_exceeded", label: "Personalized-visitors limit exceeded", hint: "Set when the plan's visitor limit is reached; new visitors see the original." },
   { name: "error_reporting", label: "Error reporting", hint: "Send the script's errors to the service." },
   { name: "spa_mode", label: "Single-page-app mode", hint: "The shop changes pages without reloading: run again on each route." },
   { name: "auto_url_change_detection", label: "Detect URL changes automatically", hint: "Watch history changes instead of waiting for the shop to call the script." },
   { name: "outbound_only", label: "Outbound only", hint: "Run only for visitors who arrive through an outbound link (its marker lasts 7 days)." },
   { name: "event_analyzer", label: "Event analyzer", hint: "Track clicks, forms and scroll depth automatically." },
-  { name: "shop_platform_integration", label: "Shop platform integration (Shopify)", hint: "Publish storefit:ready to Shopify's analytics so the web pixel reports orders." },
+  { name: "shop_platform_integration", label: "Shop platform integration (Shopify)", hint: "Tell Shopify's analytics when Storefit is ready, so the web pixel reports orders." },
   { name: "consent_required", label: "Wait for visitor consent", hint: "Hold storage, cookies and tracking until the shop's consent banner grants consent." },
 ];
 
@@ -34,7 +33,7 @@ export function FlagsSection({ account, canEdit }: SectionProps) {
     <SettingsSection
       id="flags"
       title="Script flags"
-      description="What the storefront script does on the shop's pages (spec §1). Changes reach the snippet at once."
+      description="What the storefront script does on the shop's pages. Changes reach the snippet at once."
       canEdit={canEdit}
       form={form}
       mutation={mutation}

@@ -3,25 +3,33 @@ import { SelectField, TextAreaField, TextField } from "./fields";
 import { type SectionProps, SettingsSection, useSettingsForm } from "./SettingsSection";
 import { hostProblem, lines, linesProblem } from "./validation";
 
-type Values = { name: string; domain: string; subdomains: string; environment: "prod" | "stage" };
+type Values = { name: string; domain: string; subdomains: string; siteOrigins: string; environment: "prod" | "stage" };
+
+/** A shop address: http or https, a host, an optional port, nothing after. */
+const ORIGIN = /^https?:\/\/[a-z0-9.-]+(?::\d{1,5})?$/i;
+
+function originProblem(line: string): string | true {
+  return ORIGIN.test(line.replace(/\/+$/, "")) ? true : `“${line}” is not a shop address: write it as https://shop.example.com, with :port after the host when the shop uses one.`;
+}
 
 const toForm = (a: AccountView): Values => ({
   name: a.name,
   domain: a.settings.domain,
   subdomains: a.settings.subdomains.join("\n"),
+  siteOrigins: (a.settings.site_origins ?? []).join("\n"),
   environment: a.settings.environment,
 });
 
 export function GeneralSection({ account, canEdit }: SectionProps) {
   const { form, mutation, onSubmit } = useSettingsForm(account, toForm, (v) => ({
     name: v.name.trim(),
-    settings: { domain: v.domain.trim().toLowerCase(), subdomains: lines(v.subdomains).map((s) => s.toLowerCase()), environment: v.environment },
+    settings: { domain: v.domain.trim().toLowerCase(), subdomains: lines(v.subdomains).map((s) => s.toLowerCase()), site_origins: lines(v.siteOrigins).map((o) => o.replace(/\/+$/, "").toLowerCase()), environment: v.environment },
   }));
   return (
     <SettingsSection
       id="general"
       title="Shop and domains"
-      description="The shop's name, its main domain and the other domains the script runs on (spec §5, §6: events from other hosts are refused)."
+      description="The shop's name, its main domain and the other domains the script runs on. Events from any other address are refused."
       canEdit={canEdit}
       form={form}
       mutation={mutation}
@@ -47,6 +55,14 @@ export function GeneralSection({ account, canEdit }: SectionProps) {
         hint="One per line. Start with *. for every subdomain, e.g. *.shop.example.com."
         placeholder={"shop-uk.example.com\n*.example.com"}
         rules={{ validate: (v: string) => linesProblem(v, 100, (line) => hostProblem(line, { wildcard: true })) }}
+      />
+      <TextAreaField
+        form={form}
+        name="siteOrigins"
+        label="Shop addresses"
+        hint="Where shoppers open each domain, one per line, with http:// or https:// and the port if the shop has one. The visual editor, preview links and the install check open pages there; a domain not listed opens at https:// and its name."
+        placeholder={"https://shop.example.com\nhttp://localhost:3000"}
+        rules={{ validate: (v: string) => linesProblem(v, 100, originProblem) }}
       />
     </SettingsSection>
   );

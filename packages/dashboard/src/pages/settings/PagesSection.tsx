@@ -35,7 +35,7 @@ export function PagesSection({ account, canEdit }: SectionProps) {
     <SettingsSection
       id="pages"
       title="Page configurations"
-      description="Pages and the element on each that the script prepares before the service answers (spec §2 “Configured pages”)."
+      description="Pages and the element on each that the script prepares before Storefit answers, so that changes show without a flash of the original."
       canEdit={canEdit}
       form={form}
       mutation={mutation}

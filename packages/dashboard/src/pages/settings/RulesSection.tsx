@@ -102,7 +102,7 @@ export function EventMergeSection({ account, canEdit }: SectionProps) {
     <SettingsSection
       id="event-merge"
       title="Event-merge rules"
-      description="Report many paths as one, e.g. every /products/… page as /products (sent as cf_merged_page_path)."
+      description="Report many paths as one, e.g. every /products/… page as /products: events keep the real path and add the reported one."
       canEdit={canEdit}
       form={form}
       mutation={mutation}

@@ -3,6 +3,7 @@
 import { useAccount, useIsOwner } from "../../api/account";
 import { PageHeader } from "../../components/PageHeader";
 import { ErrorState, LoadingState } from "../../components/StatusMessage";
+import { AccountStatus } from "./AccountStatus";
 import { ActivePagesSection } from "./ActivePagesSection";
 import { BlacklistsSection } from "./BlacklistsSection";
 import { FlagsSection } from "./FlagsSection";
@@ -17,6 +18,7 @@ import "./forms.css";
 import "./settings.css";
 
 const CONTENTS = [
+  ["status", "Account status"],
   ["general", "Shop and domains"],
   ["flags", "Script flags"],
   ["timeouts", "Time-outs"],
@@ -64,9 +66,10 @@ export function SettingsPage() {
               </p>
             )}
             <p className="settings-key">
-              Client key <code data-testid="client-key">{account.data.client_key}</code> · access level{" "}
-              <span className="mono">{account.data.access_level}</span> (it reaches the client API only)
+              Client key <code data-testid="client-key">{account.data.client_key}</code>: public, in the snippet. The
+              script uses it to fetch changes and send events; it cannot read or change the account.
             </p>
+            <AccountStatus account={account.data} />
             <GeneralSection account={account.data} canEdit={isOwner} />
             <FlagsSection account={account.data} canEdit={isOwner} />
             <TimeoutsSection account={account.data} canEdit={isOwner} />

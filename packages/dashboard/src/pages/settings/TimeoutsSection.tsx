@@ -12,11 +12,11 @@ type Values = {
 };
 
 const FIELDS: readonly { name: keyof Values; label: string; hint: string; min: number; max: number }[] = [
-  { name: "sdk_timeout_ms", label: "Service time-out (ms)", hint: "How long the page stays hidden waiting for the service (spec §9).", min: 0, max: 60_000 },
+  { name: "sdk_timeout_ms", label: "Service time-out (ms)", hint: "How long the page stays hidden waiting for Storefit's answer; then the original shows.", min: 0, max: 60_000 },
   { name: "element_timeout_ms", label: "Element time-out (ms)", hint: "How long to wait for a changed element to appear.", min: 0, max: 60_000 },
   { name: "reapply_timer_ms", label: "Re-apply timer (ms)", hint: "How often changes are checked again on re-rendering pages.", min: 0, max: 60_000 },
   { name: "initial_delay_ms", label: "Initial delay (ms)", hint: "Wait before the first run, for slow themes.", min: 0, max: 60_000 },
-  { name: "track_queue_size", label: "Track queue size (events)", hint: "Events sent together; at least 5 (spec §5).", min: 5, max: 500 },
+  { name: "track_queue_size", label: "Track queue size (events)", hint: "How many events the script sends together; at least 5.", min: 5, max: 500 },
 ];
 
 const toForm = (a: AccountView): Values => Object.fromEntries(FIELDS.map((f) => [f.name, a.settings[f.name]])) as Values;
