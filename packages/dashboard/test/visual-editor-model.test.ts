@@ -444,7 +444,7 @@ describe("editorReducer: one history per variation", () => {
 
 describe("withVariationConfigs: the save body", () => {
   const detailOf = (e: ReturnType<typeof demoExperiences>[number]): ExperienceDetail =>
-    experienceDetail({ ...e, created_at: "2026-01-01T00:00:00.000Z", updated_at: "2026-01-01T00:00:00.000Z" });
+    experienceDetail({ exclusion_group: null, ...e, created_at: "2026-01-01T00:00:00.000Z", updated_at: "2026-01-01T00:00:00.000Z" });
 
   it("replaces one variation's configs and sends every other field, rule and variation as read", async () => {
     const detail = detailOf(demoExperiences().find((e) => e.id === "exp_price_message")!);
@@ -457,6 +457,8 @@ describe("withVariationConfigs: the save body", () => {
       name: detail.name,
       kind: detail.kind,
       priority: detail.priority,
+      // A PUT without the group would take the experience out of it.
+      exclusion_group: detail.exclusion_group,
       pages: detail.pages,
       goals: detail.goals,
       rules: detail.rules.map((r) => ({
@@ -471,6 +473,7 @@ describe("withVariationConfigs: the save body", () => {
     });
     // No status, id or timestamps: a PUT keeps the stored status.
     expect(Object.keys(body).sort()).toEqual([
+      "exclusion_group",
       "goals",
       "kind",
       "name",
