@@ -50,7 +50,7 @@ describe("storefit.ready(callback) when configs are given up on", () => {
     // Never answers within the test: the request stays open.
     h.fake.answer("/v1/users/configs/", () => ({ delayMs: 30_000, json: answer }));
     const o = await h.open("/never", { body: BODY, settings: { sdk_timeout_ms: TIMEOUT_MS }, head: REGISTER_READY }, { waitUntil: "commit" });
-    await o.page.waitForFunction(() => (window as unknown as { readyCalls?: unknown[] }).readyCalls?.length === 1, null, { timeout: 5000 });
+    await o.page.waitForFunction(() => (window as unknown as { readyCalls?: unknown[] }).readyCalls?.length === 1, null, { timeout: 15_000 });
     const [call] = await readyCalls(o);
     expect(call!.visible).toBe(true);
     expect(call!.price).toBe("$10.00");
@@ -70,7 +70,7 @@ describe("storefit.ready(callback) when configs are given up on", () => {
   it("runs at the time-out when the answer is late; the late configs still apply after, and ready does not run again", async () => {
     h.fake.answer("/v1/users/configs/", () => ({ delayMs: 1500, json: answer }));
     const o = await h.open("/late", { body: BODY, settings: { sdk_timeout_ms: TIMEOUT_MS }, head: REGISTER_READY }, { waitUntil: "commit" });
-    await o.page.waitForFunction(() => document.getElementById("price")?.textContent === "late", null, { timeout: 8000 });
+    await o.page.waitForFunction(() => document.getElementById("price")?.textContent === "late", null, { timeout: 15_000 });
     const calls = await readyCalls(o);
     expect(calls).toHaveLength(1);
     // It ran before the answer: the price still said the page's own text, and the page showed.
@@ -90,7 +90,7 @@ describe("storefit.ready(callback) when configs are given up on", () => {
   it("runs once, after the apply, when the answer comes in time", async () => {
     h.fake.configs(answer);
     const o = await h.open("/in-time", { body: BODY, settings: { sdk_timeout_ms: 5000 }, head: REGISTER_READY });
-    await o.page.waitForFunction(() => (window as unknown as { readyCalls?: unknown[] }).readyCalls?.length === 1, null, { timeout: 5000 });
+    await o.page.waitForFunction(() => (window as unknown as { readyCalls?: unknown[] }).readyCalls?.length === 1, null, { timeout: 15_000 });
     expect((await readyCalls(o))[0]).toMatchObject({ visible: true, price: "late" });
     expect(readyEvents(await o.events()).map((e) => e.detail)).toEqual([{ state: "received", timed_out: false, applied: ["cfg_price"] }]);
   });

@@ -161,14 +161,14 @@ describe("the config call's rules (spec §4, §7, §8)", () => {
     const late = () => ({ delayMs: 1200, json: answer(config("price", "#price", { innerHTML: "late" })) });
     h.fake.answer("/v1/users/configs/", late);
     const on = await open("/late-on", { body: PRODUCT, settings: { sdk_timeout_ms: 300 } }, { waitUntil: "commit" });
-    await on.page.waitForFunction(() => document.getElementById("price")?.textContent === "late", null, { timeout: 5000 });
+    await on.page.waitForFunction(() => document.getElementById("price")?.textContent === "late", null, { timeout: 15_000 });
     // ready ran at the time-out (e2e/sdk/ready.test.ts); the late apply is announced by storefit:applied.
     expect((await on.events()).find((e) => e.type === "storefit:ready")!.detail).toMatchObject({ state: "timed_out", timed_out: true });
     expect((await on.events()).find((e) => e.type === "storefit:applied")!.detail).toEqual(["cfg_price"]);
 
     const off = await open("/late-off", { body: PRODUCT, settings: { sdk_timeout_ms: 300, personalize_after_timeout: false } }, { waitUntil: "commit" });
     // The answer arrived (its summary step ran) and nothing was applied.
-    await off.page.waitForFunction(() => (window as unknown as { __sf: { type: string }[] }).__sf.some((e) => e.type === "storefit:applied"), null, { timeout: 5000 });
+    await off.page.waitForFunction(() => (window as unknown as { __sf: { type: string }[] }).__sf.some((e) => e.type === "storefit:applied"), null, { timeout: 15_000 });
     expect(await off.page.locator("#price").innerText()).toBe("$10.00");
     expect((await off.events()).find((e) => e.type === "storefit:applied")!.detail).toEqual([]);
     expect((await off.events()).find((e) => e.type === "storefit:ready")!.detail).toMatchObject({ timed_out: true });
