@@ -14,6 +14,7 @@ import { experienceRoutes } from "./admin-experiences.js";
 import { audienceRoutes } from "./admin-audiences.js";
 import { eventRoutes } from "./admin-events.js";
 import { previewRoutes } from "./admin-preview.js";
+import { pageCheckRoutes } from "./admin-page-check.js";
 
 export type AdminOptions = AccessOptions & {
   store: Store;
@@ -38,5 +39,6 @@ export function adminRoutes(app: FastifyInstance, opts: AdminOptions): void {
   experienceRoutes(app, opts);
   audienceRoutes(app, opts);
   previewRoutes(app, opts);
+  pageCheckRoutes(app, opts);
   eventRoutes(app, opts);
 }

@@ -44,11 +44,15 @@ import {
   variationOf,
 } from "./model";
 import { isShopOrigin, useBridge } from "./useBridge";
+import { PageProblem } from "./PageProblem";
 import { shopPageUrl } from "../../shop-address";
 import type { ShopAddresses } from "../../shop-address";
 
 /** How long the page may take to load the script and the bridge before we say something. */
 export const BRIDGE_TIMEOUT_MS = 15_000;
+
+/** How long after the frame's load event the bridge may take to say ready (it loads after the page). */
+export const BRIDGE_AFTER_LOAD_MS = 5_000;
 
 /** The frame's width for the mobile preview (CSS pixels), a common phone. */
 export const MOBILE_WIDTH_PX = 390;
@@ -243,7 +247,9 @@ export function VisualEditor({
   const [address, setAddress] = useState(initialPage ?? suggestions[0] ?? "");
   const [addressError, setAddressError] = useState<string | null>(null);
   /** The page framed; `n` counts the openings, so opening the same address again reloads it. */
-  const [opened, setOpened] = useState<{ url: string; origin: string; n: number } | null>(null);
+  const [opened, setOpened] = useState<{ url: string; page: string; origin: string; n: number } | null>(null);
+  /** The frame fired load (a page, or the browser's error page): the bridge is due soon. */
+  const [frameLoaded, setFrameLoaded] = useState(false);
   const [location, setLocation] = useState<FrameLocation | null>(null);
   const [ready, setReady] = useState(false);
   /** Counts the bridge's `ready`s: a reloaded page has a new bridge with nothing previewed. */
@@ -278,6 +284,7 @@ export function VisualEditor({
       rememberOrigin(url);
       setReady(false);
       setTimedOut(false);
+      setFrameLoaded(false);
       setSelection(null);
       setHover(null);
       setPreview(null);
@@ -285,6 +292,7 @@ export function VisualEditor({
       setLocation(locationOf(url));
       setOpened((prev) => ({
         url: editorFrameUrl(url, window.location.origin),
+        page: url,
         origin,
         n: (prev?.n ?? 0) + 1,
       }));
@@ -302,9 +310,12 @@ export function VisualEditor({
 
   useEffect(() => {
     if (!opened || ready) return;
-    const timer = window.setTimeout(() => setTimedOut(true), BRIDGE_TIMEOUT_MS);
+    const timer = window.setTimeout(
+      () => setTimedOut(true),
+      frameLoaded ? BRIDGE_AFTER_LOAD_MS : BRIDGE_TIMEOUT_MS,
+    );
     return () => window.clearTimeout(timer);
-  }, [opened, ready]);
+  }, [opened, ready, frameLoaded]);
 
   const locationRef = useRef(location);
   useEffect(() => {
@@ -626,11 +637,8 @@ export function VisualEditor({
               made here until the experience targets it.
             </p>
           ) : null}
-          {timedOut ? (
-            <p className="form__error" role="alert">
-              The page did not answer. Check that the Storefit snippet is installed on it and that
-              its api_host is this dashboard's address ({window.location.origin}).
-            </p>
+          {timedOut && opened ? (
+            <PageProblem key={opened.n} url={opened.page} frameLoaded={frameLoaded} />
           ) : null}
           {preview && preview.missing.length > 0 ? (
             <p className="notice notice--warning" role="status">
@@ -654,6 +662,7 @@ export function VisualEditor({
                   className={`ve-frame ve-frame--${device}`}
                   style={device === "mobile" ? { width: MOBILE_WIDTH_PX } : undefined}
                   src={opened.url}
+                  onLoad={() => setFrameLoaded(true)}
                 />
               </>
             ) : (

@@ -1,0 +1,168 @@
+// "Why does the visual editor's page not answer?" (issue #16; docs/visual-editor.md "When the
+// page does not answer"). The dashboard's own policy lets it reach nothing but the service, and a
+// browser tells a page nothing about a frame of another site that failed, so the service fetches
+// the page once and says what it saw: no answer, an error status, headers that refuse framing, or
+// HTML without this account's snippet. Only pages on the account's own domains are fetched.
+
+import { request as httpRequest } from "node:http";
+import type { IncomingHttpHeaders } from "node:http";
+import { request as httpsRequest } from "node:https";
+import type { LookupFunction } from "node:net";
+import type { FastifyInstance } from "fastify";
+import { isConfiguredDomain } from "@storefit/contract";
+import { requireAccess } from "../auth/access.js";
+import type { AccessOptions } from "../auth/access.js";
+import { HttpError } from "../http/errors.js";
+import { ADMIN_SECURITY, errorResponses, obj, str } from "../schemas/common.js";
+
+/** How long the page may take to answer. */
+export const PAGE_CHECK_TIMEOUT_MS = 5000;
+/** How much of the page is read to look for the snippet (it belongs first in `<head>`). */
+const PAGE_CHECK_MAX_BYTES = 256 * 1024;
+
+export type PageCheck = {
+  url: string;
+  /** false: no answer (refused, unknown host, time-out); `error` says which. */
+  reachable: boolean;
+  status: number | null;
+  error: string | null;
+  /** The header that keeps the page out of the dashboard's frame, as sent; null when none does. */
+  frame_refused_by: string | null;
+  /** Whose snippet the HTML loads: this account's, another's, or none (null: not read). */
+  snippet: "this_account" | "other_account" | "missing" | null;
+};
+
+// RFC 6761: `.localhost` names are loopback. Browsers resolve them so; the system resolver may not.
+const localhostLookup: LookupFunction = (hostname, options, callback) => {
+  if (/(^|\.)localhost$/i.test(hostname)) {
+    if (options.all) (callback as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address: "127.0.0.1", family: 4 }]);
+    else callback(null, "127.0.0.1", 4);
+    return;
+  }
+  import("node:dns").then(
+    (dns) => dns.lookup(hostname, options, callback as never),
+    (error: unknown) => callback(error as NodeJS.ErrnoException, "", 4),
+  );
+};
+
+function fetchHead(url: URL): Promise<{ status: number; headers: IncomingHttpHeaders; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = (url.protocol === "https:" ? httpsRequest : httpRequest)(
+      url,
+      { method: "GET", lookup: localhostLookup, timeout: PAGE_CHECK_TIMEOUT_MS, headers: { accept: "text/html", "user-agent": "Storefit page check" } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        const done = () => {
+          res.destroy();
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") });
+        };
+        res.on("data", (chunk: Buffer) => {
+          chunks.push(chunk);
+          size += chunk.length;
+          if (size >= PAGE_CHECK_MAX_BYTES) done();
+        });
+        res.on("end", done);
+        res.on("error", reject);
+      },
+    );
+    req.on("timeout", () => req.destroy(new Error(`no answer within ${PAGE_CHECK_TIMEOUT_MS / 1000} s`)));
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+/** The header that refuses the dashboard's frame: X-Frame-Options, or frame-ancestors without it. */
+export function frameRefusal(headers: IncomingHttpHeaders, dashboardOrigin: string): string | null {
+  const xfo = headers["x-frame-options"];
+  if (xfo && /^\s*(deny|sameorigin)/i.test(String(xfo))) return `X-Frame-Options: ${String(xfo)}`;
+  const csp = ([] as string[]).concat(headers["content-security-policy"] ?? []).join(",");
+  const directive = csp
+    .split(/[;,]/)
+    .map((d) => d.trim())
+    .find((d) => /^frame-ancestors\s/i.test(d) || /^frame-ancestors$/i.test(d));
+  if (!directive) return null;
+  const dashboard = new URL(dashboardOrigin);
+  const allowed = directive
+    .split(/\s+/)
+    .slice(1)
+    .some((source) => {
+      const s = source.toLowerCase().replace(/\/$/, "");
+      if (s === "*" || s === dashboard.protocol) return true;
+      if (s === dashboard.origin.toLowerCase()) return true;
+      const m = /^(?:(https?):\/\/)?\*\.([^:/]+)(?::(\d+|\*))?$/.exec(s);
+      return !!m && (!m[1] || m[1] + ":" === dashboard.protocol) && dashboard.hostname.endsWith("." + m[2]!);
+    });
+  return allowed ? null : `Content-Security-Policy: ${directive}`;
+}
+
+function snippetOf(body: string, clientKey: string): PageCheck["snippet"] {
+  if (body.includes(`/v1/accounts/${clientKey}/snippet.js`) || body.includes(`"${clientKey}"`)) return "this_account";
+  return /\/v1\/accounts\/[^/"']+\/snippet\.js|storefitSettings/.test(body) ? "other_account" : "missing";
+}
+
+export function pageCheckRoutes(app: FastifyInstance, opts: AccessOptions): void {
+  app.post<{ Body: { url: string } }>(
+    "/api/page-check",
+    {
+      onRequest: requireAccess(opts, "viewer"),
+      schema: {
+        summary: "Fetch a page of the account's shop once and say why the visual editor may not start on it",
+        tags: ["experiences"],
+        security: ADMIN_SECURITY,
+        body: obj({ url: str(2048, 1) }, ["url"]),
+        response: {
+          200: obj(
+            {
+              url: str(2048),
+              reachable: { type: "boolean" },
+              status: { type: ["integer", "null"] },
+              error: { type: ["string", "null"] },
+              frame_refused_by: { type: ["string", "null"] },
+              snippet: { type: ["string", "null"], enum: ["this_account", "other_account", "missing", null] },
+            },
+            ["url", "reachable", "status", "error", "frame_refused_by", "snippet"],
+          ),
+          ...errorResponses(400, 401, 415),
+        },
+      },
+    },
+    async (req): Promise<PageCheck> => {
+      const account = req.caller!.account;
+      let url: URL;
+      try {
+        url = new URL(req.body.url);
+      } catch {
+        throw new HttpError(400, "invalid_url", "Not a full address (https://…)");
+      }
+      if (url.protocol !== "http:" && url.protocol !== "https:") throw new HttpError(400, "invalid_url", "Only http and https pages can be checked");
+      // Only the account's own shop: this is no way to reach other hosts from the service.
+      if (!isConfiguredDomain(url.hostname, account.settings.domain, account.settings.subdomains)) {
+        throw new HttpError(400, "not_shop_domain", `${url.hostname} is not one of the account's domains`);
+      }
+      const dashboardOrigin = typeof req.headers.origin === "string" ? req.headers.origin : `${req.protocol}://${req.hostname}`;
+      try {
+        const page = await fetchHead(url);
+        const html = /html/i.test(String(page.headers["content-type"] ?? "text/html"));
+        return {
+          url: url.href,
+          reachable: true,
+          status: page.status,
+          error: null,
+          frame_refused_by: frameRefusal(page.headers, dashboardOrigin),
+          // A page that is no HTML (an image, a feed) cannot load the snippet.
+          snippet: page.status >= 400 ? null : html ? snippetOf(page.body, account.client_key) : "missing",
+        };
+      } catch (error) {
+        const e = error as NodeJS.ErrnoException;
+        const why =
+          e.code === "ECONNREFUSED"
+            ? "nothing answers at that address and port"
+            : e.code === "ENOTFOUND"
+              ? "the host name is unknown"
+              : e.message || String(e.code);
+        return { url: url.href, reachable: false, status: null, error: why, frame_refused_by: null, snippet: null };
+      }
+    },
+  );
+}
