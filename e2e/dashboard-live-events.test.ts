@@ -96,11 +96,8 @@ describe("live events", () => {
     await sendHistory();
     await shopperAddsToCart();
     // The shopper's add to cart and the exposure to the gallery experience are stored.
-    await expect
-      .poll(() => stack.store.countEvents(ACCOUNT, { type: "TRACK" }) > 0 && stack.store.listExposures(ACCOUNT, 50).some((x) => x.experience_id === "exp_gallery_device"), {
-        timeout: 15_000,
-      })
-      .toBe(true);
+    await expect.poll(() => stack.store.countEvents(ACCOUNT, { type: "TRACK" }), { timeout: 30_000 }).toBe(1);
+    await expect.poll(() => stack.store.listExposures(ACCOUNT, 50).map((x) => x.experience_id), { timeout: 30_000 }).toContain("exp_gallery_device");
 
     await page.getByRole("link", { name: "Live events", exact: true }).click();
     await expect.poll(() => addToCart().count(), { timeout: 15_000 }).toBe(1);
