@@ -154,6 +154,20 @@ describe("overlapping experiences in the dashboard", () => {
         timeout: 10_000,
       })
       .toContain("The two split traffic in the group “product-price”");
+    // Its group section shows the group's members and their shares, and a share that no longer
+    // fits says how much is free.
+    const section = page.getByRole("region", { name: "Mutually exclusive group" });
+    expect(await section.getByLabel("Group name").inputValue()).toBe("product-price");
+    expect(await section.getByLabel("Share of the group's visitors (%)").inputValue()).toBe("50");
+    const occupancy = section.getByTestId("group-occupancy");
+    await expect
+      .poll(() => occupancy.innerText())
+      .toContain(`“${PRICE_MESSAGE}” (running): 50 %, from 0 % to 50 %`);
+    expect(await occupancy.innerText()).toContain("This experience: 50 %, from 50 % to 100 %");
+    await section.getByLabel("Share of the group's visitors (%)").fill("60");
+    await expect
+      .poll(() => section.getByRole("alert").innerText())
+      .toContain("The group has only 50 % of its traffic free in one piece");
     expect(errors).toEqual([]);
     await context.close();
   }, 180_000);
