@@ -34,6 +34,9 @@ let shopOrigin: string;
 let operatorState: Awaited<ReturnType<BrowserContext["storageState"]>>;
 /** What the price data set should show: visitors and add-to-cart conversions per variation. */
 const expected = new Map<string, { visitors: number; carts: number; orders: number; revenue: number }>();
+/** The price data set's visitors per UTC day of exposure and variation. */
+const priceByDay = new Map<string, Map<string, number>>();
+const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 // ---- The client API, as the storefront script calls it (spec §7: JSON text in a form body) ----
 
@@ -111,6 +114,9 @@ async function pricingDataSet() {
     exposures.push({ visitor, experience: PRICE.id, variation: config.variation_id, config: config.config_id, at });
     const tally = expected.get(config.variation_id)!;
     tally.visitors++;
+    const day = priceByDay.get(utcDay(at)) ?? new Map<string, number>();
+    day.set(config.variation_id, (day.get(config.variation_id) ?? 0) + 1);
+    priceByDay.set(utcDay(at), day);
     const carts = config.variation_id === PRICE.control ? i % 5 === 0 : i % 2 === 0;
     if (!carts) return;
     tally.carts++;
@@ -355,6 +361,10 @@ describe("results screen", () => {
     const section = metricSection(page, "goal_add_to_cart");
     expect(await section.getByRole("columnheader", { name: "p-value (Holm-adjusted)" }).count()).toBe(1);
     expect(await treatmentRow.getByTestId("certainty").innerText()).toMatch(/^< 0\.001\s*Significant$/);
+    // Something is significant: the sentence under the tables says what that means.
+    expect(await page.getByTestId("significance-note").innerText()).toMatch(/^Significant: the Holm-adjusted p-value is below 0\.05/);
+    // The split passes, and the line says where the alarm would start.
+    expect(await page.getByTestId("srm-ok").innerText()).toContain("a mismatch is flagged only below p = 0.001, a 1-in-1,000 chance");
 
     await page.getByTestId("results-chart").locator("path.recharts-line-curve").first().waitFor({ state: "attached" });
     await page.screenshot({ path: join(SCREENSHOTS, "results.png"), fullPage: true });
@@ -402,6 +412,46 @@ describe("results screen", () => {
     expect(await section.getByRole("columnheader", { name: "Lift (95% CI)", exact: true }).count()).toBe(1);
     expect(await page.getByText("unadjusted").count()).toBe(0);
     expect(new URL(page.url()).searchParams.get("correction")).toBe("none");
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("a date range: custom days and presets narrow the visitors, and stay in the URL", async () => {
+    const { context, page, errors, resultsRequests } = await openResults(PRICE.id);
+    const visitors = (id: string) => count(variationRow(page, "goal_add_to_cart", id).getByTestId("visitors").innerText());
+    await expect.poll(() => visitors(PRICE.control), { timeout: 15_000 }).toBe(expected.get(PRICE.control)!.visitors);
+    expect(await page.getByTestId("results-range").innerText()).toBe("all time");
+
+    // One day, two days back: only the visitors first exposed that day.
+    const day = utcDay(NOW - 2 * DAY_MS - 2 * 3_600_000);
+    const onDay = priceByDay.get(day)!;
+    await page.getByLabel("Date range").selectOption({ label: "Custom dates" });
+    await page.getByLabel("From", { exact: true }).fill(day);
+    await page.getByLabel("To", { exact: true }).fill(day);
+    await expect.poll(() => visitors(PRICE.control), { timeout: 15_000 }).toBe(onDay.get(PRICE.control) ?? 0);
+    expect(await visitors(PRICE.treatment)).toBe(onDay.get(PRICE.treatment) ?? 0);
+    expect(onDay.get(PRICE.control)! + onDay.get(PRICE.treatment)!).toBeLessThan(PRICE_VISITORS / 3);
+    expect(resultsRequests).toContain(`/api/results/${PRICE.id}?engine=sequential&correction=holm&from=${day}&to=${day}`);
+    const url = new URL(page.url()).searchParams;
+    expect([url.get("range"), url.get("from"), url.get("to")]).toEqual(["custom", day, day]);
+    const shown = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" }).format(new Date(`${day}T00:00:00Z`));
+    expect(await page.getByTestId("results-range").innerText()).toBe(shown);
+    // The chart follows: one day, one point per line.
+    await expect.poll(() => page.getByTestId("results-chart").locator(".recharts-line-dots").first().locator("circle").count()).toBe(1);
+
+    // A link with the range opens on it.
+    const shared = await context.newPage();
+    await shared.goto(page.url());
+    await expect.poll(() => count(variationRow(shared, "goal_add_to_cart", PRICE.control).getByTestId("visitors").innerText()), { timeout: 15_000 }).toBe(onDay.get(PRICE.control) ?? 0);
+    expect(await shared.getByLabel("From", { exact: true }).inputValue()).toBe(day);
+    await shared.close();
+
+    // Last 7 days holds all six days of the data set.
+    await page.getByLabel("Date range").selectOption({ label: "Last 7 days" });
+    await expect.poll(() => visitors(PRICE.control), { timeout: 15_000 }).toBe(expected.get(PRICE.control)!.visitors);
+    expect(await page.getByLabel("From", { exact: true }).count()).toBe(0);
+    expect(new URL(page.url()).searchParams.get("range")).toBe("7d");
+    expect(resultsRequests.at(-1)).toBe(`/api/results/${PRICE.id}?engine=sequential&correction=holm&from=${utcDay(Date.now() - 6 * DAY_MS)}&to=${utcDay(Date.now())}`);
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -477,6 +527,10 @@ describe("results screen", () => {
     expect(rows[1]).toMatch(/^Green button\s+160 \(40\.0%\)\s+200 \(50\.0%\)$/);
     expect(await page.getByTestId("srm-ok").count()).toBe(0);
     expect(await warning.innerText()).toContain("(p < 0.001)");
+    expect(await warning.innerText()).toContain("less than once in 1,000 times (p < 0.001)");
+    // Nothing is significant in this data set: no "Significant: …" sentence, but a line saying so.
+    expect(await page.getByTestId("significance-note").innerText()).toMatch(/^Nothing is significant yet: no variation differs from the control/);
+    expect(await page.getByText(/^Significant:/).count()).toBe(0);
     await page.getByTestId("results-chart").locator("path.recharts-line-curve").first().waitFor({ state: "attached" });
     await page.screenshot({ path: join(SCREENSHOTS, "results-srm.png"), fullPage: true });
     expect(errors).toEqual([]);
@@ -544,6 +598,10 @@ describe("results screen", () => {
   it("says so when nobody has seen the experience yet", async () => {
     const { context, page } = await openResults("exp_uk_tax_line");
     await expect.poll(() => page.getByText("No visitors yet").count(), { timeout: 15_000 }).toBe(1);
+    // Running, and no page view has come from the shop since it was set up: said so, with what to check.
+    const notice = page.getByTestId("few-visitors");
+    expect(await notice.getAttribute("data-cause")).toBe("no_traffic");
+    expect(await notice.innerText()).toMatch(/^No page views from the shop\s+The shop has sent no page views since .*snippet/);
     expect(await page.getByRole("button", { name: "Export CSV" }).count()).toBe(0);
     await context.close();
   });
