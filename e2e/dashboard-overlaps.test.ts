@@ -171,4 +171,62 @@ describe("overlapping experiences in the dashboard", () => {
     expect(errors).toEqual([]);
     await context.close();
   }, 180_000);
+
+  it("splits traffic from the editor's notice, and the open form takes the new group over", async () => {
+    // A copy of the running UK tax line (priority 5) as a draft: both change #product-tax.
+    const {
+      created_at: _c,
+      updated_at: _u,
+      ...uk
+    } = stack.store.getExperience(ACCOUNT_ID, "exp_uk_tax_line")!;
+    await stack.store.saveExperience({
+      ...uk,
+      id: "exp_uk_tax_bold",
+      name: "UK tax line: bold",
+      status: "draft",
+      priority: 0,
+      exclusion_group: null,
+    });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(String(e)));
+    await signInToDashboard(page, stack);
+    await page.goto(`${stack.apiUrl}/experiences/exp_uk_tax_bold`);
+    const notice = page.getByRole("region", { name: "Overlapping experiences" });
+    await expect
+      .poll(() => notice.innerText(), { timeout: 10_000 })
+      .toContain("“UK tax line: VAT and delivery” (priority 5) also changes #product-tax");
+    await notice
+      .getByRole("button", { name: "Split traffic with “UK tax line: VAT and delivery”" })
+      .click();
+    const split = page.getByRole("dialog", {
+      name: "Split traffic with “UK tax line: VAT and delivery”",
+    });
+    await split.getByLabel("Group name").fill("uk-tax");
+    await split.getByRole("button", { name: "Split traffic 50 / 50" }).click();
+    await expect
+      .poll(() => notice.innerText())
+      .toContain("The two split traffic in the group “uk-tax”");
+    // The form shows the saved group, with nothing unsaved, and a save keeps it (no conflict).
+    const section = page.getByRole("region", { name: "Mutually exclusive group" });
+    await expect.poll(() => section.getByLabel("Group name").inputValue()).toBe("uk-tax");
+    expect(await page.getByText("Unsaved changes").count()).toBe(0);
+    await page.getByLabel("Name", { exact: true }).fill("UK tax line: bold text");
+    const saved = page.waitForResponse(
+      (r) => r.url().endsWith("/api/experiences/exp_uk_tax_bold") && r.request().method() === "PUT",
+    );
+    await page.getByRole("button", { name: "Save changes" }).click();
+    expect((await saved).status()).toBe(200);
+    const stored = stack.store.getExperience(ACCOUNT_ID, "exp_uk_tax_bold")!;
+    expect(stored.name).toBe("UK tax line: bold text");
+    expect(stored.exclusion_group).toEqual({ name: "uk-tax", start: 0.5, end: 1 });
+    expect(stack.store.getExperience(ACCOUNT_ID, "exp_uk_tax_line")!.exclusion_group).toEqual({
+      name: "uk-tax",
+      start: 0,
+      end: 0.5,
+    });
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 180_000);
 });
