@@ -1,0 +1,152 @@
+// The core loop as an operator and shoppers live it (issue #16): an A/B test is built in the
+// dashboard only — a plain control that changes nothing, and a variation made in the visual
+// editor — started, visited by fresh shoppers in fresh browser contexts, and read where the
+// operator reads it: the Results screen. Nothing is planted: every number comes from the visits.
+//
+// The test changes the product title (h1.product-title): the seeded, running price test owns
+// #product-price on every product page (e2e/dashboard-overlaps.test.ts covers two tests on one
+// element).
+
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
+import { DESKTOP_UA, launchBrowser, newVisitor, signInToDashboard, startStack } from "./harness.js";
+import type { Stack } from "./harness.js";
+
+const PRODUCT_PATH = "/products/gentle-baby-wash";
+const ORIGINAL_TITLE = "Gentle Baby Wash";
+const NEW_TITLE = "Gentle Baby Wash · Loved by 10,000 parents";
+const SHOPPERS = 48;
+const SHOPPERS_AT_ONCE = 3;
+
+let stack: Stack;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  [stack, browser] = await Promise.all([startStack(), launchBrowser()]);
+});
+afterAll(async () => {
+  for (const c of contexts) await c.close().catch(() => undefined);
+  await browser?.close();
+  await stack?.close();
+});
+
+async function operator(): Promise<{ page: Page; errors: string[] }> {
+  const context = await browser.newContext({ userAgent: DESKTOP_UA, viewport: { width: 1440, height: 900 } });
+  contexts.push(context);
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  await signInToDashboard(page, stack);
+  return { page, errors };
+}
+
+/** A shopper's visit in a fresh browser: the title they saw; `buys` clicks Add to cart, then every visitor moves on to the cart (the page's queued events leave on pagehide). */
+async function shop(buys: boolean): Promise<string> {
+  const context = await newVisitor(browser);
+  try {
+    const page = await context.newPage();
+    const sent: { url: string; body: string }[] = [];
+    page.on("request", (r) => sent.push({ url: r.url(), body: r.postData() ?? "" }));
+    await page.goto(stack.shopUrl(PRODUCT_PATH), { waitUntil: "domcontentloaded", timeout: 60_000 });
+    await page.waitForFunction(() => !document.getElementById("storefit-hide"), undefined, { timeout: 60_000 });
+    const title = await page.locator("h1.product-title").innerText();
+    // The exposure is sent once the page is shown: wait for it before leaving.
+    await expect.poll(() => sent.some((r) => r.url.includes("/v1/config/request/summary/")), { timeout: 15_000 }).toBe(true);
+    // Add to cart queues a custom event; leaving for the cart sends the queue (a beacon on pagehide).
+    if (buys) await page.getByRole("button", { name: "Add to cart" }).click();
+    await page.getByRole("link", { name: /cart/i }).first().click();
+    await page.waitForURL(/\/cart$/, { waitUntil: "domcontentloaded", timeout: 60_000 });
+    return title;
+  } finally {
+    await context.close();
+  }
+}
+
+/** The cells of a variation's row in a results table, by column header. */
+async function rowOf(table: Locator, variation: string): Promise<Record<string, string>> {
+  // textContent: the headers are upper-cased by CSS, which innerText would report.
+  const headers = await table.getByRole("columnheader").allTextContents();
+  const row = table.getByRole("row").filter({ has: table.page().getByText(variation, { exact: true }) });
+  const cells = await row.locator("th, td").allInnerTexts();
+  return Object.fromEntries(headers.map((h, i) => [h.trim(), (cells[i] ?? "").trim()]));
+}
+const count = (text: string | undefined) => Number((text ?? "").replace(/[^0-9]/g, ""));
+
+describe("an A/B test built in the dashboard is measured right", () => {
+  it("plain control + visual-editor variation: both arms get visitors, the split passes the check, conversions are counted", { timeout: 1_200_000 }, async () => {
+    const { page, errors } = await operator();
+
+    // 1. Build it: name, page, the default variations (a plain control and B), a goal.
+    await page.getByRole("link", { name: "New experience" }).click();
+    await page.getByLabel("Name", { exact: true }).fill("Title: social proof");
+    await page.getByRole("button", { name: "Add page" }).click();
+    await page.getByTestId("page-target").getByLabel("Page path or pattern").fill(PRODUCT_PATH);
+    await page.getByRole("button", { name: "Add goal" }).click();
+    const goal = page.getByTestId("goal");
+    await goal.getByLabel("Goal name").fill("Add to cart");
+    await goal.getByLabel("Counts").selectOption("track");
+    await goal.getByLabel("Event name").fill("add_to_cart");
+    await page.getByRole("button", { name: "Create experience" }).click();
+    await page.waitForURL(/\/experiences\/exp_[^/]+$/);
+    const experienceUrl = page.url();
+
+    // 2. Variation B in the visual editor: click the title in the shop's page, type, save.
+    const variations = page.getByTestId("variation");
+    await variations.nth(1).getByRole("link", { name: "Open visual editor" }).click();
+    // The editor suggests the page the experience targets, on the shop's origin with its port.
+    await expect.poll(() => page.getByLabel("Page address").inputValue()).toBe(stack.shopUrl(PRODUCT_PATH));
+    await page.getByRole("button", { name: "Open", exact: true }).click();
+    await page.getByRole("button", { name: "Select", exact: true }).and(page.locator(":enabled")).waitFor({ timeout: 30_000 });
+    const frame = page.frame({ name: "storefit-editor" })!;
+    await frame.locator("h1.product-title").click();
+    await expect.poll(() => page.getByLabel("CSS path", { exact: true }).inputValue()).toContain("product-title");
+    await page.getByLabel("Text", { exact: true }).fill(NEW_TITLE);
+    await expect.poll(() => frame.locator("h1.product-title").innerText()).toBe(NEW_TITLE);
+    await page.getByRole("button", { name: "Save variation" }).click();
+    await expect.poll(() => page.getByText("Saved", { exact: true }).count()).toBeGreaterThan(0);
+
+    // 3. Start it from the experience's page.
+    await page.goto(experienceUrl);
+    await page.getByRole("button", { name: "Start" }).click();
+    // No overlap with the running price test (another element), so no confirmation stands between.
+    await expect.poll(() => page.getByTestId("status-badge").getAttribute("data-status"), { timeout: 15_000 }).toBe("running");
+
+    // 4. Fresh shoppers, a few at a time; every third one adds to the cart.
+    const seen = { control: 0, treatment: 0 };
+    const bought = { control: 0, treatment: 0 };
+    for (let first = 0; first < SHOPPERS; first += SHOPPERS_AT_ONCE) {
+      const batch = Array.from({ length: Math.min(SHOPPERS_AT_ONCE, SHOPPERS - first) }, (_, k) => first + k);
+      const titles = await Promise.all(batch.map((i) => shop(i % 3 === 0)));
+      titles.forEach((title, k) => {
+        expect([ORIGINAL_TITLE, NEW_TITLE]).toContain(title);
+        const arm = title === NEW_TITLE ? "treatment" : "control";
+        seen[arm]++;
+        if (batch[k]! % 3 === 0) bought[arm]++;
+      });
+    }
+    expect(seen.control).toBeGreaterThan(0);
+    expect(seen.treatment).toBeGreaterThan(0);
+
+    // 5. Read Results where the operator reads them.
+    await page.goto(experienceUrl);
+    await page.getByRole("link", { name: "Results" }).click();
+    const table = page.getByRole("table", { name: /^Add to cart: Conversion rate/ });
+    let shown = "";
+    await expect
+      .poll(async () => {
+        await page.reload();
+        await table.waitFor({ timeout: 15_000 }).catch(() => undefined);
+        shown = await page.locator("main").innerText();
+        const [c, t] = [await rowOf(table, "Control"), await rowOf(table, "Variation B")];
+        return [count(c.Visitors), count(t.Visitors), count(c.Conversions), count(t.Conversions)];
+      }, { timeout: 60_000, intervals: [1_000, 2_000, 5_000] })
+      .toEqual([seen.control, seen.treatment, bought.control, bought.treatment])
+      .catch((e: unknown) => {
+        throw new Error(`${String(e)}\nThe Results screen showed:\n${shown}`);
+      });
+    await expect(page.getByText("Traffic split matches the weights").count()).resolves.toBe(1);
+    expect(await page.getByRole("alert").filter({ hasText: "Sample ratio mismatch" }).count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+});
