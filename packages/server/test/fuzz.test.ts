@@ -67,7 +67,7 @@ function hostile(r: Rng): Tree {
     case 4:
       return r.pick([null, true, false, 0, -1, 1.5, "", " ", "0", "null", "NaN", "Infinity"]);
     case 5:
-      return r.pick([[], {}, [null], [[]], [{}], { a: [] }]);
+      return r.pick<Tree>([[], {}, [null], [[]], [{}], { a: [] }]);
     case 6:
       // Written as text: a "__proto__" key survives only there (assigning it sets a prototype).
       return raw(`{${JSON.stringify(r.pick(PROTO_KEYS))}:${write(r.pick<Tree>([{ polluted: true }, "x", 1, null, []]))}}`);
