@@ -55,7 +55,7 @@ export const errorResponses = (...statuses: number[]): ResponseDocs => {
     404: "Not found in this account",
     409: "Conflicts with the current state",
     412: "If-Match does not match the current ETag: changed since it was read; nothing was stored",
-    413: "The body is larger than 1 MiB",
+    413: "The body is larger than the route's limit: 64 KiB for one visitor's client calls, 1 MiB for event and summary batches and the admin API (docs/security.md)",
     415: "Unsupported content type",
     429: "Rate limited; see Retry-After",
     503: "Another node held the database's write lock for over 5 s; nothing was stored; retry (Retry-After)",
