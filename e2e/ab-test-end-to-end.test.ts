@@ -21,6 +21,8 @@ const SHOPPERS_AT_ONCE = 3;
 let stack: Stack;
 let browser: Browser;
 const contexts: BrowserContext[] = [];
+/** The first test's experience, running when the second starts. */
+let firstExperience: { url: string; name: string } | null = null;
 
 beforeAll(async () => {
   [stack, browser] = await Promise.all([startStack(), launchBrowser()]);
@@ -73,6 +75,17 @@ async function rowOf(table: Locator, variation: string): Promise<Record<string, 
 }
 const count = (text: string | undefined) => Number((text ?? "").replace(/[^0-9]/g, ""));
 
+/** The visitors exposed per variation, as the Results screen of the experience at `url` lists them. */
+async function exposedPerVariation(page: Page, url: string): Promise<Record<string, number>> {
+  await page.goto(url);
+  await page.getByRole("link", { name: "Results" }).click();
+  const table = page.getByRole("table", { name: /^Visitors exposed per variation|Visitors per variation/ });
+  await table.waitFor({ timeout: 15_000 }).catch(() => undefined);
+  const out: Record<string, number> = {};
+  for (const variation of ["Control", "Variation B"]) out[variation] = count((await rowOf(table, variation)).Visitors);
+  return out;
+}
+
 describe("an A/B test built in the dashboard is measured right", () => {
   it("plain control + visual-editor variation: both arms get visitors, the split passes the check, conversions are counted", { timeout: 1_200_000 }, async () => {
     const { page, errors } = await operator();
@@ -90,6 +103,7 @@ describe("an A/B test built in the dashboard is measured right", () => {
     await page.getByRole("button", { name: "Create experience" }).click();
     await page.waitForURL(/\/experiences\/exp_[^/]+$/);
     const experienceUrl = page.url();
+    firstExperience = { url: experienceUrl, name: "Title: social proof" };
 
     // 2. Variation B in the visual editor: click the title in the shop's page, type, save.
     const variations = page.getByTestId("variation");
@@ -140,12 +154,69 @@ describe("an A/B test built in the dashboard is measured right", () => {
         shown = await page.locator("main").innerText();
         const [c, t] = [await rowOf(table, "Control"), await rowOf(table, "Variation B")];
         return [count(c.Visitors), count(t.Visitors), count(c.Conversions), count(t.Conversions)];
-      }, { timeout: 60_000, intervals: [1_000, 2_000, 5_000] })
+      }, { timeout: 60_000, interval: 2_000 })
       .toEqual([seen.control, seen.treatment, bought.control, bought.treatment])
       .catch((e: unknown) => {
         throw new Error(`${String(e)}\nThe Results screen showed:\n${shown}`);
       });
     await expect(page.getByText("Traffic split matches the weights").count()).resolves.toBe(1);
+    expect(await page.getByRole("alert").filter({ hasText: "Sample ratio mismatch" }).count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
+  it("a second test on the same element: Start warns and names the conflict; split into a mutually exclusive group, both get visitors and both are measured", { timeout: 1_200_000 }, async () => {
+    expect(firstExperience, "the first test's experience is running").not.toBeNull();
+    const first = firstExperience!;
+    const { page, errors } = await operator();
+    const NAME = "Title: pediatrician approved";
+    const OTHER_TITLE = "Gentle Baby Wash · Pediatrician approved";
+
+    // Built in the editor: the same title element as the running test.
+    await page.getByRole("link", { name: "New experience" }).click();
+    await page.getByLabel("Name", { exact: true }).fill(NAME);
+    await page.getByRole("button", { name: "Add page" }).click();
+    await page.getByTestId("page-target").getByLabel("Page path or pattern").fill(PRODUCT_PATH);
+    const treatment = page.getByTestId("variation").nth(1);
+    await treatment.getByRole("button", { name: /Add config/ }).click();
+    await treatment.getByLabel("Element (CSS path)").fill("h1.product-title");
+    await treatment.getByLabel("New text").fill(OTHER_TITLE);
+    await page.getByRole("button", { name: "Create experience" }).click();
+    await page.waitForURL(/\/experiences\/exp_[^/]+$/);
+    const secondUrl = page.url();
+
+    // Start warns before anything changes, naming the running test and the element.
+    await page.getByRole("button", { name: "Start" }).click();
+    const confirm = page.getByRole("alertdialog", { name: `“${NAME}” overlaps with a running experience` });
+    await confirm.waitFor({ timeout: 15_000 });
+    expect(await confirm.innerText()).toContain(`“${first.name}”`);
+    expect(await confirm.innerText()).toContain("h1.product-title");
+    // The remedy: one mutually exclusive group, half each; then Start asks nothing more.
+    await confirm.getByRole("button", { name: `Split traffic with “${first.name}”…` }).click();
+    const split = page.getByRole("dialog", { name: `Split traffic with “${first.name}”` });
+    await split.getByRole("button", { name: "Split traffic 50 / 50" }).click();
+    await expect.poll(() => split.count()).toBe(0);
+    await page.getByRole("button", { name: "Start" }).click();
+    await expect.poll(() => page.getByTestId("status-badge").getAttribute("data-status"), { timeout: 15_000 }).toBe("running");
+    expect(await page.getByRole("alertdialog").count()).toBe(0);
+
+    // Fresh shoppers: each sees one of the two tests (or a control), never both.
+    const before = { first: await exposedPerVariation(page, first.url), second: await exposedPerVariation(page, secondUrl) };
+    const GROUP_SHOPPERS = 30;
+    for (let done = 0; done < GROUP_SHOPPERS; done += SHOPPERS_AT_ONCE) {
+      const titles = await Promise.all(Array.from({ length: Math.min(SHOPPERS_AT_ONCE, GROUP_SHOPPERS - done) }, () => shop(false)));
+      for (const title of titles) expect([ORIGINAL_TITLE, NEW_TITLE, OTHER_TITLE]).toContain(title);
+    }
+    // Both are measured, and every shopper counted in exactly one of them.
+    const sum = (r: Record<string, number>) => Object.values(r).reduce((a, b) => a + b, 0);
+    let after = before;
+    await expect
+      .poll(async () => {
+        after = { first: await exposedPerVariation(page, first.url), second: await exposedPerVariation(page, secondUrl) };
+        return sum(after.first) - sum(before.first) + sum(after.second) - sum(before.second);
+      }, { timeout: 60_000, interval: 3_000 })
+      .toBe(GROUP_SHOPPERS);
+    expect(sum(after.first) - sum(before.first)).toBeGreaterThan(0);
+    expect(sum(after.second)).toBeGreaterThan(0);
     expect(await page.getByRole("alert").filter({ hasText: "Sample ratio mismatch" }).count()).toBe(0);
     expect(errors).toEqual([]);
   });
