@@ -264,10 +264,13 @@ const NEW_PAGE_PATHS_SQL = `
 const PAGE_PATH_CACHE_ACCOUNTS = 64;
 const PAGE_PATH_CACHE_PATHS = 50_000;
 
-/** A results range as statement parameters; an open bound is the farthest safe integer (SQLite compares it as any other). */
+/**
+ * A results range as statement parameters. An open bound is the largest double: SQLite compares
+ * it with integers by value, so even a browser clock far beyond year 9999 (1e18) stays inside.
+ */
 const rangeParams = (range: ResultsRange) => ({
-  from_ms: range.from_ms ?? Number.MIN_SAFE_INTEGER,
-  to_ms: range.to_ms ?? Number.MAX_SAFE_INTEGER,
+  from_ms: range.from_ms ?? -Number.MAX_VALUE,
+  to_ms: range.to_ms ?? Number.MAX_VALUE,
 });
 
 /** An event's name (results, the events list's search): its `name`, else what follows the first "|" of event_customer_id (spec §5 `domain|name`). */
