@@ -177,6 +177,11 @@ describe("looser forms a client may send are accepted and stored in the one form
     const bad = await post(`/v1/config/request/summary/${q}`, { user: user("visitor-iso"), summaries: [{ ...summary, requested_time: "yesterday" }] });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error.message).toContain("summaries[0].requested_time");
+    // A number past what a Date holds, or before the epoch, is no time either.
+    for (const requested_time of [1e300, -1]) {
+      expect((await post(`/v1/config/request/summary/${q}`, { user: user("visitor-iso"), summaries: [{ ...summary, requested_time }] })).statusCode).toBe(400);
+    }
+    expect(store.countExposures(account.id)).toBe(1);
   });
 });
 
@@ -387,7 +392,7 @@ describe("the config answer (product.md Appendix A)", () => {
     expect(await ask(short)).toBe(short); // the same URL again: parsed once
     expect(pageUrlCacheSize()).toBe(kept);
     for (let i = 0; i < 3; i++) {
-      const long = `${SHOP_ORIGIN}${path}?pad=${i}${"x".repeat(100_000)}`;
+      const long = `${SHOP_ORIGIN}${path}?pad=${i}${"x".repeat(6_000)}`;
       expect(await ask(`${long}#frag`)).toBe(long);
     }
     // Under 2 KB of characters, but its href (percent-encoded) over 4 KB: not kept either.

@@ -9,12 +9,15 @@ import { PREVIEW_TOKEN_MAX_LENGTH } from "../auth/preview-token.js";
 
 const str = (maxLength = 1024) => ({ type: "string", maxLength }) as const;
 const strArray = { type: "array", maxItems: 100, items: str(256) } as const;
+/** The last millisecond a JavaScript Date can hold (ECMA-262 §21.4.1.1): later "times" are no dates. */
+const MAX_DATE_MS = 8.64e15;
+
 /**
  * A time as the script sends it (epoch milliseconds) or as looser clients do (ISO 8601 text):
  * product.md Appendix A asks to accept the looser form. routes/client.ts turns text into
  * milliseconds (epochMs) and refuses text that is no date.
  */
-const time = { anyOf: [{ type: "number" }, { type: "string", minLength: 1, maxLength: 64 }] } as const;
+const time = { anyOf: [{ type: "number", minimum: 0, maximum: MAX_DATE_MS }, { type: "string", minLength: 1, maxLength: 64 }] } as const;
 
 const user = {
   type: "object",
