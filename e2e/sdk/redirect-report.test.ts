@@ -74,4 +74,29 @@ describe("a global redirection", () => {
     expect(left.config_summary).toEqual([expect.objectContaining({ config_id: "cfg_go" })]);
     expect(o.errors).toEqual([]);
   });
+
+  it("reports only the experience that redirected: the visitor never saw the page's other changes", async () => {
+    const other: Config = {
+      config_customer_id: "title",
+      config_id: "cfg_title",
+      variation_id: "var_title",
+      variation: { innerHTML: "Other test" },
+      variation_data_type: "HTML_ELEMENT",
+      properties: { element_path: "#t" },
+      experience_behaviour_response: { experience_id: "exp_title", behaviour_id: "beh_title", rule_id: "rule_title" },
+    };
+    h.fake.configs((req) => (req.body.current_page_path.startsWith("/old") ? answer(other, redirect) : answer()));
+    h.fake.page("/landing", { body: "<p>landing</p>" });
+    h.fake.page("/old", { body: "<h1 id=\"t\">old</h1>" });
+    const o = await h.open("/start", { body: "<p>start</p>" });
+    await o.page.goto(h.fake.shopUrl("/old"), { waitUntil: "commit" });
+    await o.page.waitForURL((u) => u.pathname === "/landing");
+    const summary = await eventually(
+      () => h.fake.to("/v1/config/request/summary/").find((r) => r.body.summaries.some((s: { config_id: string }) => s.config_id === "cfg_go")),
+      5000,
+      "the summary of /old",
+    );
+    expect(summary.body.summaries.map((s: { experience_id: string }) => s.experience_id)).toEqual(["exp_go"]);
+    expect(o.errors).toEqual([]);
+  });
 });

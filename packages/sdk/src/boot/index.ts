@@ -308,7 +308,11 @@ async function init(): Promise<void> {
   if (!isReady) markReady({ state, timed_out: timedOut, applied });
 
   const requestedTime = now();
-  const summaries: ConfigSummary[] = onPage.map((c) => ({
+  // A redirect leaves the page unseen: only the experience that redirected was shown to the
+  // visitor (its config is the last one applied); the others' exposures would be false.
+  const by = redirect && onPage.find((c) => c.config_id === applied[applied.length - 1]);
+  const exposed = by ? onPage.filter((c) => c.experience_behaviour_response?.experience_id === by.experience_behaviour_response?.experience_id) : onPage;
+  const summaries: ConfigSummary[] = exposed.map((c) => ({
     config_id: c.config_id,
     version: c.version,
     user_id: visitor.user.user_id,
