@@ -133,12 +133,12 @@ export function pageCheckRoutes(app: FastifyInstance, opts: AccessOptions): void
       try {
         url = new URL(req.body.url);
       } catch {
-        throw new HttpError(400, "invalid_url", "Not a full address (https://…)");
+        throw new HttpError(400, "invalid_body", "Not a full address (https://…)");
       }
-      if (url.protocol !== "http:" && url.protocol !== "https:") throw new HttpError(400, "invalid_url", "Only http and https pages can be checked");
+      if (url.protocol !== "http:" && url.protocol !== "https:") throw new HttpError(400, "invalid_body", "Only http and https pages can be checked");
       // Only the account's own shop: this is no way to reach other hosts from the service.
       if (!isConfiguredDomain(url.hostname, account.settings.domain, account.settings.subdomains)) {
-        throw new HttpError(400, "not_shop_domain", `${url.hostname} is not one of the account's domains`);
+        throw new HttpError(400, "invalid_body", `${url.hostname} is not one of the account's domains`);
       }
       const dashboardOrigin = typeof req.headers.origin === "string" ? req.headers.origin : `${req.protocol}://${req.hostname}`;
       try {
