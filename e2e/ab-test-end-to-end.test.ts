@@ -65,6 +65,26 @@ async function shop(buys: boolean): Promise<string> {
   }
 }
 
+/**
+ * On an experience's page: opens Variation B in the visual editor on the product page (the address
+ * it suggests, on the shop's origin with its port), clicks the title, types `title`, saves.
+ */
+async function retitleInVisualEditor(page: Page, title: string): Promise<void> {
+  const variations = page.getByTestId("variation");
+  await variations.nth(1).getByRole("link", { name: "Open visual editor" }).click();
+  // The editor suggests the page the experience targets, on the shop's origin with its port.
+  await expect.poll(() => page.getByLabel("Page address").inputValue()).toBe(stack.shopUrl(PRODUCT_PATH));
+  await page.getByRole("button", { name: "Open", exact: true }).click();
+  await page.getByRole("button", { name: "Select", exact: true }).and(page.locator(":enabled")).waitFor({ timeout: 30_000 });
+  const frame = page.frame({ name: "storefit-editor" })!;
+  await frame.locator("h1.product-title").click();
+  await expect.poll(() => page.getByLabel("CSS path", { exact: true }).inputValue()).toContain("product-title");
+  await page.getByLabel("Text", { exact: true }).fill(title);
+  await expect.poll(() => frame.locator("h1.product-title").innerText()).toBe(title);
+  await page.getByRole("button", { name: "Save variation" }).click();
+  await expect.poll(() => page.getByText("Saved", { exact: true }).count()).toBeGreaterThan(0);
+}
+
 /** The cells of a variation's row in a results table, by column header. */
 async function rowOf(table: Locator, variation: string): Promise<Record<string, string>> {
   // textContent: the headers are upper-cased by CSS, which innerText would report.
@@ -106,19 +126,7 @@ describe("an A/B test built in the dashboard is measured right", () => {
     firstExperience = { url: experienceUrl, name: "Title: social proof" };
 
     // 2. Variation B in the visual editor: click the title in the shop's page, type, save.
-    const variations = page.getByTestId("variation");
-    await variations.nth(1).getByRole("link", { name: "Open visual editor" }).click();
-    // The editor suggests the page the experience targets, on the shop's origin with its port.
-    await expect.poll(() => page.getByLabel("Page address").inputValue()).toBe(stack.shopUrl(PRODUCT_PATH));
-    await page.getByRole("button", { name: "Open", exact: true }).click();
-    await page.getByRole("button", { name: "Select", exact: true }).and(page.locator(":enabled")).waitFor({ timeout: 30_000 });
-    const frame = page.frame({ name: "storefit-editor" })!;
-    await frame.locator("h1.product-title").click();
-    await expect.poll(() => page.getByLabel("CSS path", { exact: true }).inputValue()).toContain("product-title");
-    await page.getByLabel("Text", { exact: true }).fill(NEW_TITLE);
-    await expect.poll(() => frame.locator("h1.product-title").innerText()).toBe(NEW_TITLE);
-    await page.getByRole("button", { name: "Save variation" }).click();
-    await expect.poll(() => page.getByText("Saved", { exact: true }).count()).toBeGreaterThan(0);
+    await retitleInVisualEditor(page, NEW_TITLE);
 
     // 3. Start it from the experience's page.
     await page.goto(experienceUrl);
@@ -171,25 +179,24 @@ describe("an A/B test built in the dashboard is measured right", () => {
     const NAME = "Title: pediatrician approved";
     const OTHER_TITLE = "Gentle Baby Wash · Pediatrician approved";
 
-    // Built in the editor: the same title element as the running test.
+    // Built as the first: name and page in the editor, the variation in the visual editor.
     await page.getByRole("link", { name: "New experience" }).click();
     await page.getByLabel("Name", { exact: true }).fill(NAME);
     await page.getByRole("button", { name: "Add page" }).click();
     await page.getByTestId("page-target").getByLabel("Page path or pattern").fill(PRODUCT_PATH);
-    const treatment = page.getByTestId("variation").nth(1);
-    await treatment.getByRole("button", { name: /Add config/ }).click();
-    await treatment.getByLabel("Element (CSS path)").fill("h1.product-title");
-    await treatment.getByLabel("New text").fill(OTHER_TITLE);
     await page.getByRole("button", { name: "Create experience" }).click();
     await page.waitForURL(/\/experiences\/exp_[^/]+$/);
     const secondUrl = page.url();
+    // Its variation made as the first one's: a click on the same title in the visual editor.
+    await retitleInVisualEditor(page, OTHER_TITLE);
+    await page.goto(secondUrl);
 
     // Start warns before anything changes, naming the running test and the element.
     await page.getByRole("button", { name: "Start" }).click();
     const confirm = page.getByRole("alertdialog", { name: `“${NAME}” overlaps with a running experience` });
     await confirm.waitFor({ timeout: 15_000 });
     expect(await confirm.innerText()).toContain(`“${first.name}”`);
-    expect(await confirm.innerText()).toContain("h1.product-title");
+    expect(await confirm.innerText()).toContain("product-title");
     // The remedy: one mutually exclusive group, half each; then Start asks nothing more.
     await confirm.getByRole("button", { name: `Split traffic with “${first.name}”…` }).click();
     const split = page.getByRole("dialog", { name: `Split traffic with “${first.name}”` });
