@@ -289,7 +289,7 @@ export function demoAudiences(): NewAudience[] {
       id: FIRST_TIME_AUDIENCE_ID,
       account_id: DEMO_ACCOUNT_ID,
       name: "First-time visitors",
-      description: "Visitors on their first visit (spec §3 derived property is_first_time_visitor)",
+      description: "Visitors during their first visit to the shop",
       condition: { is_first_time_visitor: true },
     },
   ];
