@@ -474,6 +474,12 @@ describe("results screen", () => {
     await chart.getByLabel("Goal").selectOption({ label: "Revenue" });
     await expect.poll(() => chart.getByRole("heading").innerText()).toContain("Revenue");
     await expect.poll(() => chart.getByTestId("chart-summary").innerText()).toContain(`(${control.orders} of ${control.visitors})`);
+
+    // Nobody reached checkout (no page views in this data set): a 0 % line on a 0–1 % axis, not 0–400 %.
+    await chart.getByLabel("Goal").selectOption({ label: "Reached checkout" });
+    await expect.poll(() => chart.getByTestId("chart-summary").innerText()).toContain(`(0 of ${control.visitors})`);
+    const yTicks = () => chart.locator(".recharts-yAxis-tick-labels text").allTextContents();
+    await expect.poll(yTicks).toEqual(["0.0%", "0.5%", "1.0%"]);
     expect(errors).toEqual([]);
     await context.close();
   });
