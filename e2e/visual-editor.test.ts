@@ -235,6 +235,8 @@ describe("visual editor", () => {
     // A status change from the same tab is no conflict: a PUT keeps the status, so the form takes
     // the new version as its base (its rules came back in another key order: same values).
     await older.getByTestId("status-running").click();
+    // It changes the price line, as the running price test does: Start names the overlap first.
+    await older.getByRole("alertdialog").getByRole("button", { name: "Start anyway", exact: true }).click();
     await expect.poll(() => older.getByTestId("status-badge").first().getAttribute("data-status")).toBe("running");
     await name.fill("Renamed while running");
     await older.getByRole("button", { name: "Save changes" }).click();

@@ -10,7 +10,7 @@
 // Every test of a saved pattern reads at most REGEX_INPUT_MAX_LENGTH (2,048) characters of its
 // text (contract testRegExp; a longer URL or attribute is cut), so what a pattern may cost is
 // bounded by its backtracking degree at that length. Two checks, one shared:
-// - nestedRepetitionProblem, cheap (safe-regex2's star height: repetition inside repetition,
+// - nestedRepetitionProblem, cheap (star height: repetition inside repetition,
 //   "(a+)+", can take exponential time even on 2,048 characters): made at save time and by the
 //   evaluator itself before it runs a stored pattern (decide/conditions.ts), so a pattern saved
 //   before these checks is never run;
@@ -23,7 +23,6 @@
 // So whatever the save check accepts, the evaluator runs, at a bounded cost.
 
 import { checkSync } from "recheck";
-import safeRegex from "safe-regex2";
 import { HttpError } from "../http/errors.js";
 
 /** Highest polynomial degree of backtracking accepted (at 2,048 characters: about 4 million steps). */
@@ -34,7 +33,57 @@ const MAX_DEGREE = 2;
  * evaluator, which runs no pattern this refuses; the save check refuses it first.
  */
 export function nestedRepetitionProblem(pattern: string): string | null {
-  return safeRegex(pattern) ? null : "nests repetition (like (a+)+) and could take exponential time";
+  return repeatsARepetition(pattern) ? "nests repetition (like (a+)+) and could take exponential time" : null;
+}
+
+/**
+ * Whether a group holding a repetition is itself repeated: the star height above 1 that can
+ * backtrack exponentially. Unlike safe-regex2, an optional group (`?`, `{0,1}`) is no
+ * repetition — `^/products(/[a-z-]+)?$` is as cheap as its parts — while `*`, `+`, `{n,}` and
+ * `{n,m}` with m ≥ 2 are. One pass over the source: escapes and character classes are skipped,
+ * each open group records whether it holds a repetition.
+ */
+function repeatsARepetition(source: string): boolean {
+  const holds: boolean[] = [false];
+  let groupJustClosed = false;
+  let i = 0;
+  while (i < source.length) {
+    const c = source[i]!;
+    const closed = groupJustClosed;
+    groupJustClosed = false;
+    if (c === "\\") {
+      i += 2;
+    } else if (c === "[") {
+      // A class ends at the first "]" not escaped (a "]" right after "[" or "[^" is literal).
+      let j = i + 1;
+      if (source[j] === "^") j++;
+      if (source[j] === "]") j++;
+      while (j < source.length && source[j] !== "]") j += source[j] === "\\" ? 2 : 1;
+      i = j + 1;
+    } else if (c === "(") {
+      holds.push(false);
+      i++;
+    } else if (c === ")") {
+      const inner = holds.length > 1 ? holds.pop()! : false;
+      if (inner) holds[holds.length - 1] = true;
+      groupJustClosed = inner;
+      i++;
+    } else if (c === "*" || c === "+" || c === "?" || c === "{") {
+      const braces = c === "{" ? /^\{(\d*)(,(\d*))?\}/.exec(source.slice(i, i + 24)) : null;
+      if (c === "{" && !braces) {
+        i++; // a literal "{"
+        continue;
+      }
+      const repeats = c === "*" || c === "+" || (braces !== null && (braces[2] !== undefined ? braces[3] === "" || Number(braces[3]) >= 2 : Number(braces[1]) >= 2));
+      if (repeats && closed) return true;
+      if (repeats) holds[holds.length - 1] = true;
+      i += braces ? braces[0].length : 1;
+      if (source[i] === "?") i++; // lazy
+    } else {
+      i++;
+    }
+  }
+  return false;
 }
 
 const verdicts = new Map<string, string | null>();
