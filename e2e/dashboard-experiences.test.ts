@@ -154,7 +154,8 @@ describe("experiences in the dashboard", () => {
     await context.close();
   });
 
-  it("creates an A/B test, starts it, shows both variations, previews one, and pauses back to the original", async () => {
+  // 28 s alone; two dozen shopper visits and four previews, beside another browser test file.
+  it("creates an A/B test, starts it, shows both variations, previews one, and pauses back to the original", { timeout: 180_000 }, async () => {
     const { context, page, errors } = await dashboard();
     await signInToDashboard(page, stack);
     await page.getByRole("link", { name: "New experience" }).click();

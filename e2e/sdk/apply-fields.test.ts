@@ -225,7 +225,10 @@ describe("apply options (spec §3 Variation fields, §4 Delayed and deferred app
     const o = await h.open("/p", { body: PRODUCT + record });
     const seen = await changed(o);
     expect(seen.applied).toBe("$10.00:0");
-    expect(seen.changedAt! - seen.appliedAt!).toBeGreaterThanOrEqual(600);
+    // The 700 ms start when the page is ready, which can be before storefit:applied is dispatched
+    // (a loaded machine once put 150 ms between them): an apply without the delay comes within a
+    // frame, so 400 still tells the two apart.
+    expect(seen.changedAt! - seen.appliedAt!).toBeGreaterThanOrEqual(400);
     expect(await o.page.evaluate(() => getComputedStyle(document.getElementById("price")!).opacity)).toBe("1");
   });
 
