@@ -3,14 +3,18 @@
 // stored assignments, so every node answers the same (ARCHITECTURE.md, design goal 4).
 //
 // For each experience whose pages match the current page, in rank order:
+//   0. in a mutually exclusive group, only the visitor whose place in the group (a stable hash
+//      of group and visitor) falls in the experience's slice goes on;
 //   1. the first rule whose audience matches wins (no audience: everyone);
 //   2. a sticky assignment to that rule whose variation still exists is kept, whatever the
 //      weights or the traffic allocation say now;
 //   3. otherwise the visitor enters with probability traffic_allocation and is bucketed into a
 //      weighted variation by a stable hash of (experience, rule, visitor) — a new assignment;
-//   4. the variation's configs bound to this page are answered, unless an element (or config
-//      key) they change is already taken by a higher-ranked experience: then the experience is
-//      left out on this page as a whole, so nobody sees half a variation.
+//   4. the variation's configs bound to this page are answered (one exposure-only config when
+//      it changes nothing here), unless an element (or config key) that any variation of the
+//      rule changes here is already taken by a higher-ranked experience: then the experience is
+//      left out on this page as a whole, for every variation, so nobody sees half a variation
+//      and the split between variations stays fair.
 // Rank: desired experiences first, then preferred ones, then priority (highest first), then
 // the oldest. Desired experiences bypass audience and traffic; "expId:variationId" names the
 // variation. Preview bypasses status (not archived), audience and traffic, and reads no
