@@ -78,7 +78,11 @@ async function shopperAddsToCart() {
   await shop.waitForFunction(() => !document.getElementById("storefit-hide"));
   await shop.getByRole("button", { name: "Add to cart" }).click();
   await shop.getByText("Added to your cart.").waitFor();
-  await context.close(); // pagehide sends what is queued
+  // Leaving the page sends what is queued (a beacon on pagehide); closing the browser context
+  // instead sometimes lost it.
+  await shop.getByRole("link", { name: /cart/i }).first().click();
+  await shop.waitForURL(/\/cart$/, { waitUntil: "domcontentloaded" });
+  await context.close();
 }
 
 const rows = () => page.getByTestId("event-row");
