@@ -13,6 +13,7 @@ export default defineConfig({
           name: "unit",
           include: ["packages/*/test/**/*.test.ts", "apps/*/test/**/*.test.ts", "test/**/*.test.ts"],
           environment: "node",
+          globalSetup: ["packages/server/test/support/postgres-global.ts"],
           sequence: { groupOrder: 0 },
         },
       },
@@ -22,6 +23,7 @@ export default defineConfig({
           name: "e2e",
           include: ["e2e/**/*.test.ts"],
           environment: "node",
+          globalSetup: ["packages/server/test/support/postgres-global.ts"],
           testTimeout: 60_000,
           hookTimeout: 60_000,
           // expect.poll waits for a page to reach a state; vitest's default (1 s) is too short on
