@@ -115,8 +115,10 @@ describe("templates", () => {
     await o.page.goto("about:blank");
     const views = await eventually(() => tplEvents(), 5000, "views");
     // This page's views only: a beacon of the test before can arrive late on a busy machine.
+    // A batch sent again (beacon after a fetch that did not finish) repeats insert_ids; the
+    // service stores those once, so a view is one distinct insert_id.
     const here = views.filter((e: { event_type: string; properties?: { page_path?: string } }) => e.event_type === "TEMPLATE_VIEW" && e.properties?.page_path === "/t5");
-    expect(here).toHaveLength(1);
+    expect(new Set(here.map((e: { insert_id: string }) => e.insert_id)).size).toBe(1);
   });
 
   it("timerbased shows after the first valid timer; a negative delay becomes 1 s", async () => {
