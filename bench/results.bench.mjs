@@ -35,7 +35,7 @@ await build({
   stdin: {
     contents: `
       export { buildApp } from "../packages/server/src/app.js";
-      export { SqliteStore } from "../packages/server/src/store/sqlite.js";
+      export { openSqliteStore } from "../packages/server/src/store/sqlite/index.js";
       export { seedDemo, DEMO_ACCOUNT_ID } from "../packages/server/src/seed/demo.js";
       export { simulateVisitors, writeSimulation, DEMO_PRICE_MESSAGE_ARMS } from "../packages/server/src/seed/demo-data.js";
     `,
@@ -45,7 +45,7 @@ await build({
   },
   outfile: bundle,
 });
-const { buildApp, SqliteStore, seedDemo, DEMO_ACCOUNT_ID, simulateVisitors, writeSimulation, DEMO_PRICE_MESSAGE_ARMS } = await import(
+const { buildApp, openSqliteStore, seedDemo, DEMO_ACCOUNT_ID, simulateVisitors, writeSimulation, DEMO_PRICE_MESSAGE_ARMS } = await import(
   pathToFileURL(bundle).href
 );
 const { default: Database } = await import("better-sqlite3");
@@ -72,7 +72,7 @@ function* upTo(visitors, total) {
 const dir = mkdtempSync(join(os.tmpdir(), "storefit-results-bench-"));
 try {
   const file = join(dir, "storefit.sqlite");
-  const store = new SqliteStore(file);
+  const store = openSqliteStore(file);
   store.migrate();
   const owner = { email: "bench@storefit.test", password: "bench-password-123" };
   await seedDemo(store, owner);

@@ -7,7 +7,7 @@
 
 import { join } from "node:path";
 import { buildApp } from "../packages/server/src/app.js";
-import { SqliteStore } from "../packages/server/src/store/sqlite.js";
+import { openSqliteStore } from "../packages/server/src/store/sqlite/index.js";
 import { DEMO_ACCOUNT_ID, seedDemo } from "../packages/server/src/seed/demo.js";
 import { DEMO_DOMAIN, DEMO_PAGES } from "../packages/server/src/seed/demo-pages.js";
 import type { NewExperience, VariationDefinition } from "../packages/server/src/store/types.js";
@@ -71,7 +71,7 @@ function benchExperiences(): NewExperience[] {
 
 const dir = process.env.BENCH_DATA_DIR;
 if (!dir) throw new Error("BENCH_DATA_DIR is required");
-const store = new SqliteStore(join(dir, "service.sqlite"));
+const store = openSqliteStore(join(dir, "service.sqlite"));
 store.migrate();
 await seedDemo(store, { email: "bench@storefit.test", password: "bench-password-1" });
 store.saveAudience({ id: "aud_bench_mobile", account_id: DEMO_ACCOUNT_ID, name: "Mobile", description: "", condition: { cf_device_type: "mobile" } });
@@ -82,11 +82,7 @@ store.saveAudience({
   description: "",
   condition: { $and: [{ utm_campaign: { $in: ["spring", "summer"] } }, { "private.tier": { $exists: true } }] },
 });
-// Saved as the admin API saves (store.exclusive), so the node has been through what an admin write
-// does (AsyncLocalStorage's context, on while the transaction runs), as a production node has.
-await store.exclusive(async (tx) => {
-  for (const e of benchExperiences()) await tx.saveExperience(e);
-});
+for (const e of benchExperiences()) store.saveExperience(e);
 const running = store.listRunningExperiences(DEMO_ACCOUNT_ID).length;
 if (running !== 30) throw new Error(`expected 30 running experiences, found ${running}`);
 

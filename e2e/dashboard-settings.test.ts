@@ -224,7 +224,7 @@ describe("account settings", () => {
 
     // Storefit's billing marks the subscription lapsed and the visitor limit reached.
     const account = stack.store.getAccount(ACCOUNT_ID)!;
-    stack.store.updateAccount(ACCOUNT_ID, { settings: { ...account.settings, subscription_expired: true, personalized_users_limit_exceeded: true } });
+    stack.store.updateAccount(ACCOUNT_ID, () => ({ settings: { ...account.settings, subscription_expired: true, personalized_users_limit_exceeded: true } }));
     await page.reload();
     await expect.poll(() => status.getByTestId("status-subscription_expired").innerText()).toContain("Expired");
     expect(await status.getByTestId("status-subscription_expired").innerText()).toContain("The script stops on the shop's pages until the subscription is renewed.");
@@ -234,7 +234,7 @@ describe("account settings", () => {
     await section("flags").getByRole("button", { name: "Save script flags" }).click();
     await expect.poll(() => section("flags").getByRole("status").innerText()).toBe("Saved.");
     expect(stack.store.getAccount(ACCOUNT_ID)!.settings).toMatchObject({ subscription_expired: true, personalized_users_limit_exceeded: true });
-    stack.store.updateAccount(ACCOUNT_ID, { settings: { ...stack.store.getAccount(ACCOUNT_ID)!.settings, subscription_expired: false, personalized_users_limit_exceeded: false } });
+    stack.store.updateAccount(ACCOUNT_ID, () => ({ settings: { ...stack.store.getAccount(ACCOUNT_ID)!.settings, subscription_expired: false, personalized_users_limit_exceeded: false } }));
     await page.getByLabel("Event analyzer").click();
     await section("flags").getByRole("button", { name: "Save script flags" }).click();
     await expect.poll(() => section("flags").getByRole("status").innerText()).toBe("Saved.");

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page, Request } from "playwright-core";
 import { buildApp } from "../packages/server/src/app.js";
-import { SqliteStore } from "../packages/server/src/store/sqlite.js";
+import { openSqliteStore, type SqliteStore } from "../packages/server/src/store/sqlite/index.js";
 import { seedDemo } from "../packages/server/src/seed/demo.js";
 import { demoSiteOrigins } from "../packages/server/src/seed/demo-pages.js";
 import { createDemoShop } from "../apps/demo-shop/src/index.js";
@@ -34,7 +34,7 @@ export type Stack = {
 
 export async function startStack(): Promise<Stack> {
   const dataDir = mkdtempSync(join(tmpdir(), "storefit-e2e-"));
-  const store = new SqliteStore(join(dataDir, "storefit.sqlite"));
+  const store = openSqliteStore(join(dataDir, "storefit.sqlite"));
   store.migrate();
   // STOREFIT_DASHBOARD_DIR: a dashboard build of one's own (vite build --outDir …), so that
   // rebuilding packages/dashboard/dist cannot pull files from under a running test.

@@ -24,7 +24,7 @@ await build({
   ...serverBundleOptions,
   stdin: {
     contents: `
-      export { SqliteStore } from "./packages/server/src/store/sqlite.js";
+      export { openSqliteStore } from "./packages/server/src/store/sqlite/index.js";
       export { DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD, seedDemo } from "./packages/server/src/seed/demo.js";
       export { fillDemoHistory } from "./packages/server/src/seed/demo-data.js";
     `,
@@ -34,11 +34,11 @@ await build({
   },
   outfile: bundle,
 });
-const { SqliteStore, DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD, seedDemo, fillDemoHistory } = await import(pathToFileURL(bundle).href);
+const { openSqliteStore, DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD, seedDemo, fillDemoHistory } = await import(pathToFileURL(bundle).href);
 
 mkdirSync(dataDir, { recursive: true });
 const file = join(dataDir, "storefit.sqlite");
-const store = new SqliteStore(file);
+const store = openSqliteStore(file);
 try {
   store.migrate();
   await seedDemo(store, {

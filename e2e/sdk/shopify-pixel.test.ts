@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { buildApp } from "../../packages/server/src/app.js";
-import { SqliteStore } from "../../packages/server/src/store/sqlite.js";
+import { openSqliteStore } from "../../packages/server/src/store/sqlite/index.js";
 import { seedDemo } from "../../packages/server/src/seed/demo.js";
 import { storagePrefix } from "../../packages/sdk/src/core/settings.js";
 import { eventually } from "../browser.js";
@@ -189,7 +189,7 @@ describe("checkout_completed → REVENUE (product.md §2)", () => {
 
     // The service stores the repeat once: the same bodies, posted to the real service on SQLite.
     const dir = mkdtempSync(join(tmpdir(), "storefit-pixel-"));
-    const store = new SqliteStore(join(dir, "s.sqlite"));
+    const store = openSqliteStore(join(dir, "s.sqlite"));
     try {
       store.migrate();
       await seedDemo(store, { email: "owner@pixel.example", password: "pixel-password-123" });

@@ -4,7 +4,7 @@
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { buildApp } from "./app.js";
-import { SqliteStore } from "./store/sqlite.js";
+import { openSqliteStore } from "./store/sqlite/index.js";
 import type { RateLimit, RateLimits } from "./http/rate-limit.js";
 import { DEFAULT_SERVER_LIMITS } from "./http/edge.js";
 import type { ServerLimits } from "./http/edge.js";
@@ -75,7 +75,7 @@ const trustProxy: boolean | string[] =
   trustProxyText === "true" ? true : trustProxyText === "" || trustProxyText === "false" ? false : trustProxyText.split(",").map((s) => s.trim()).filter(Boolean);
 
 mkdirSync(dataDir, { recursive: true });
-const store = new SqliteStore(join(dataDir, "storefit.sqlite"));
+const store = openSqliteStore(join(dataDir, "storefit.sqlite"));
 await store.migrate();
 // The demo shop's port (scripts/start.mjs), so the dashboard opens the demo's pages where they are.
 const { created } = await seedDemo(store, { email: adminEmail, password: adminPassword }, { siteOrigins: demoSiteOrigins(process.env.DEMO_SHOP_PORT || DEMO_SHOP_PORT) });

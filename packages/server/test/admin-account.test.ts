@@ -98,7 +98,7 @@ describe("GET and PATCH /api/account", () => {
   });
 
   it("refuses an owner's change to the states Storefit sets (403, nothing stored), and takes them back unchanged", async () => {
-    t.store.updateAccount(t.account.id, { settings: { ...t.account.settings, subscription_expired: true, personalized_users_limit_exceeded: true } });
+    t.store.updateAccount(t.account.id, () => ({ settings: { ...t.account.settings, subscription_expired: true, personalized_users_limit_exceeded: true } }));
     const before = t.store.getAccount(t.account.id)!;
     for (const settings of [
       { subscription_expired: false },

@@ -3,8 +3,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { FastifyInstance } from "fastify";
 import type { EventListResponse, ExperienceListResponse, SessionInfo } from "@storefit/contract";
 import { DEMO_CLIENT_KEY } from "../src/seed/demo.js";
-import type { SqliteStore } from "../src/store/sqlite.js";
-import { OWNER, makeApp } from "./helpers.js";
+import type { SqliteStore } from "../src/store/sqlite/index.js";
+import { OWNER, makeApp, insertEvents } from "./helpers.js";
 import type { TestApp } from "./helpers.js";
 
 let t: TestApp;
@@ -95,7 +95,7 @@ describe("resources", () => {
   it("lists the latest events, newest first, with the total, and validates limit", async () => {
     const { cookie } = await signIn();
     const account = store.getAccountByClientKey(DEMO_CLIENT_KEY)!;
-    store.insertEvents(
+    insertEvents(store, 
       account.id,
       "u_1",
       [1, 2, 3].map((i) => ({

@@ -3,10 +3,10 @@
 import { describe, expect, it, vi } from "vitest";
 import type { ConfigsResponse, ExperienceDetail, ExperienceResults } from "@storefit/contract";
 import { buildApp } from "../src/app.js";
-import { SqliteStore } from "../src/store/sqlite.js";
+import { openSqliteStore } from "../src/store/sqlite/index.js";
 import { userIdFor } from "../src/routes/client.js";
 import { DEMO_CLIENT_KEY } from "../src/seed/demo.js";
-import { addOperator, anotherNodeWritesAt, call, experienceBody, FIXED_NOW, FORM, MEMBER_PASSWORD, SHOP_ORIGIN, signedInEachTest, signIn, user } from "./helpers.js";
+import { addOperator, anotherNodeWritesAt, call, experienceBody, FIXED_NOW, FORM, MEMBER_PASSWORD, SHOP_ORIGIN, signedInEachTest, signIn, user, insertExposures } from "./helpers.js";
 import type { Auth, TestApp } from "./helpers.js";
 
 let t: TestApp;
@@ -293,7 +293,7 @@ describe("optimistic concurrency: ETag and If-Match", () => {
     it(`${what} on one node: another node's write cannot land between its read and its write`, async () => {
       const created = await call(t.app, owner, "POST", "/api/experiences", experienceBody());
       const id = created.json().id as string;
-      const nodeB = anotherNodeWritesAt(t, "getExperience", (b) => b.saveExperience({ ...b.getExperience(t.account.id, id)!, priority: 42 }));
+      const nodeB = anotherNodeWritesAt(t, (b) => b.saveExperience({ ...b.getExperience(t.account.id, id)!, priority: 42 }));
       try {
         const res = await request(id, etagOf(created));
         expect(res.statusCode, res.body).toBe(200);
@@ -370,7 +370,7 @@ describe("status and publishing", () => {
   });
 
   it("takes effect on every node: a second service on the same database sees the publish", async () => {
-    const nodeB = new SqliteStore(t.file);
+    const nodeB = openSqliteStore(t.file);
     const appB = await buildApp({ store: nodeB, clock: () => FIXED_NOW });
     try {
       const created = await create();
@@ -440,7 +440,7 @@ describe("sticky assignments across edits", () => {
     expect((await call(t.app, owner, "PUT", `/api/experiences/${created.id}`, body)).statusCode).toBe(200);
     for (const v of visitors) expect((await configsFor(t.app, v)).configs.hero_title!.variation_id).toBe("var_a");
     const account = t.store.getAccountByClientKey(DEMO_CLIENT_KEY)!;
-    expect(t.store.countAssignments(account.id)).toBe(visitors.length + 10);
+    expect(t.store.countRows("assignments", account.id)).toBe(visitors.length + 10);
   });
 });
 
@@ -463,7 +463,7 @@ describe("results", () => {
     ];
     // Stored as randomised exposures (through the client API, a summary no stored assignment
     // stands behind is forced and left out of the results: results.test.ts).
-    t.store.insertExposures(
+    insertExposures(t.store, 
       t.account.id,
       summaries.map((s) => ({ ...s, user_id: userIdFor(t.account.id, s.user_customer_id), probability: 0.5 })),
       new Date(FIXED_NOW).toISOString(),

@@ -8,7 +8,7 @@ import { answerBuffer, pageUrlCacheSize } from "../src/routes/client.js";
 import { mintPreviewToken, previewTokenKey } from "../src/auth/preview-token.js";
 import type { Account } from "../src/store/types.js";
 import { sharedAssignmentKeyCount } from "../src/store/types.js";
-import type { SqliteStore } from "../src/store/sqlite.js";
+import type { SqliteStore } from "../src/store/sqlite/index.js";
 import { FIXED_NOW, FORM, OTHER, SHOP_ORIGIN, UK_ORIGIN, addOtherAccount, makeApp, user } from "./helpers.js";
 import type { TestApp } from "./helpers.js";
 
@@ -137,7 +137,7 @@ describe("POST /v1/cfe/", () => {
     const types = store.listEvents(account.id, 10).map((e) => e.event_type).sort();
     expect(types).toEqual(["PAGE", "TRACK"]);
     // The events also record their visitor.
-    expect(store.countVisitors(account.id)).toBe(1);
+    expect(store.countRows("visitors", account.id)).toBe(1);
   });
 });
 
@@ -168,7 +168,7 @@ describe("looser forms a client may send are accepted and stored in the one form
     // Stored as epoch milliseconds: the same summary sent in milliseconds is the same row.
     const again = await post(`/v1/config/request/summary/${q}`, { user: user("visitor-iso"), summaries: [{ ...summary, requested_time: Date.parse(iso) }] });
     expect(again.json()).toEqual({ accepted: 0, duplicates: 1 });
-    expect(store.countExposures(account.id)).toBe(1);
+    expect(store.countRows("exposures", account.id)).toBe(1);
 
     const ev = await post(`/v1/cfe/${q}`, { user: user(), events: [{ ...event("loose-iso"), event_timestamp: iso }] });
     expect(ev.statusCode).toBe(200);
@@ -181,7 +181,7 @@ describe("looser forms a client may send are accepted and stored in the one form
     for (const requested_time of [1e300, -1]) {
       expect((await post(`/v1/config/request/summary/${q}`, { user: user("visitor-iso"), summaries: [{ ...summary, requested_time }] })).statusCode).toBe(400);
     }
-    expect(store.countExposures(account.id)).toBe(1);
+    expect(store.countRows("exposures", account.id)).toBe(1);
   });
 });
 
@@ -212,7 +212,7 @@ describe("the other client calls", () => {
     const s = await post(`/v1/config/request/summary/${q}`, { user: user(), summaries: [summary] });
     expect(s.statusCode).toBe(200);
     await post(`/v1/config/request/summary/${q}`, { user: user(), summaries: [summary] });
-    expect(store.countExposures(account.id)).toBe(1);
+    expect(store.countRows("exposures", account.id)).toBe(1);
 
     const d = await post(`/v1/users/u_1/devices/${q}`, {
       add_devices: [{ device_customer_id: "dev-1", device_type: "WEB", user_id: "u_1" }],
@@ -223,18 +223,18 @@ describe("the other client calls", () => {
 
     const a = await post(`/v1/alerts/${q}`, { code: "CFJSSDK004", message: "x" });
     expect(a.statusCode).toBe(200);
-    expect(store.countAlerts(account.id)).toBe(1);
+    expect(store.countRows("alerts", account.id)).toBe(1);
   });
 });
 
 /** Everything a client call can store, in the given account. */
 const storedIn = (accountId: string) =>
   store.countEvents(accountId) +
-  store.countExposures(accountId) +
-  store.countAlerts(accountId) +
-  store.countVisitors(accountId) +
-  store.countAssignments(accountId) +
-  store.countDevices(accountId);
+  store.countRows("exposures", accountId) +
+  store.countRows("alerts", accountId) +
+  store.countRows("visitors", accountId) +
+  store.countRows("assignments", accountId) +
+  store.countRows("devices", accountId);
 
 /** A valid body for each client call (the configs one decides the seeded price test: it stores a visitor and assignments). */
 const VALID_BODIES: [endpoint: string, body: Record<string, unknown>][] = [
@@ -518,13 +518,13 @@ describe("preview mode", () => {
     const res = await post(`/v1/users/configs/${q}`, body);
     const configs = Object.values((res.json() as ConfigsResponse).configs);
     expect(configs[0]!.experience_behaviour_response?.experience_id).toBe("exp_draft_price");
-    expect(store.countVisitors(account.id)).toBe(0);
-    expect(store.countAssignments(account.id)).toBe(0);
+    expect(store.countRows("visitors", account.id)).toBe(0);
+    expect(store.countRows("assignments", account.id)).toBe(0);
     // The same call outside preview does not show the draft, and records the visit.
     const live = await post(`/v1/users/configs/${q}`, { ...body, preview_mode: false });
     expect(Object.values((live.json() as ConfigsResponse).configs)[0]!.experience_behaviour_response?.experience_id).toBe("exp_price_message");
-    expect(store.countVisitors(account.id)).toBe(1);
-    expect(store.countAssignments(account.id)).toBe(1);
+    expect(store.countRows("visitors", account.id)).toBe(1);
+    expect(store.countRows("assignments", account.id)).toBe(1);
   });
 });
 
@@ -533,7 +533,7 @@ describe("devices", () => {
     const body = { add_devices: [{ device_customer_id: "dev-9", device_type: "WEB", user_id: "u_9" }], anonymous: true };
     expect((await post(`/v1/users/u_9/devices/${q}`, body)).json()).toEqual({ accepted: 1, duplicates: 0, device_ids: ["dev-9"] });
     expect((await post(`/v1/users/u_9/devices/${q}`, body)).json()).toEqual({ accepted: 0, duplicates: 1, device_ids: ["dev-9"] });
-    expect(store.countDevices(account.id)).toBe(1);
+    expect(store.countRows("devices", account.id)).toBe(1);
     const raw = new Database(t.file, { readonly: true });
     expect(raw.prepare("SELECT device_customer_id, device_type, user_id, anonymous FROM devices").all()).toEqual([
       { device_customer_id: "dev-9", device_type: "WEB", user_id: "u_9", anonymous: 1 },
@@ -559,7 +559,7 @@ describe("devices", () => {
     const res = await post(`/v1/users/u_1/devices/${q}`, body);
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ error: { code: "invalid_body", message: expect.stringContaining("add_devices[1].user_id") } });
-    expect(store.countDevices(account.id)).toBe(0);
+    expect(store.countRows("devices", account.id)).toBe(0);
   });
 });
 

@@ -1,8 +1,8 @@
-// Admin writes that read, check and write (product.md §3: the admin API on every node): each runs
-// in store.exclusive, so a write from another node — a second connection to the same SQLite file
-// here — cannot land between the handler's check and its write. Without it each test below sees
-// "landed" (or no read inside a transaction at all). The If-Match cases are in
-// admin-experiences.test.ts.
+// Admin writes that read, check and write (product.md §3: the admin API on every node): each is
+// one of the store's atomic operations, so a write from another node — a second connection to
+// the same SQLite file here — cannot land between the check and the write. A handler that read
+// outside the atomic write would show "landed" or null below. The If-Match cases are in
+// admin-experiences.test.ts; the same rules on PostgreSQL in store-contract.test.ts.
 import { describe, expect, it, vi } from "vitest";
 import { hashPassword } from "../src/auth/password.js";
 import { addOperator, anotherNodeWritesAt, call, experienceBody, MEMBER_PASSWORD, signedInEachTest } from "./helpers.js";
@@ -17,8 +17,8 @@ signedInEachTest((app, auth) => {
 });
 
 /** Runs `request` while another node tries `write` at the handler's `method` read; answers the status and what became of the other write. */
-async function race(method: Parameters<typeof anotherNodeWritesAt>[1], write: Parameters<typeof anotherNodeWritesAt>[2], request: () => Promise<{ statusCode: number; body: string }>) {
-  const nodeB = anotherNodeWritesAt(t, method, write);
+async function race(write: Parameters<typeof anotherNodeWritesAt>[1], request: () => Promise<{ statusCode: number; body: string }>) {
+  const nodeB = anotherNodeWritesAt(t, write);
   try {
     const res = await request();
     return { status: res.statusCode, body: res.body, other: nodeB.outcome() };
@@ -37,7 +37,6 @@ describe("experiences", () => {
   it("DELETE: an experience published on another node after the check is not deleted", async () => {
     const id = (await call(t.app, owner, "POST", "/api/experiences", experienceBody())).json().id as string;
     const r = await race(
-      "getExperience",
       (b) => b.saveExperience({ ...b.getExperience(t.account.id, id)!, status: "running" }),
       () => call(t.app, owner, "DELETE", `/api/experiences/${id}`),
     );
@@ -49,7 +48,6 @@ describe("experiences", () => {
     const body = experienceBody();
     body.rules[0]!.audience_id = audience as never;
     const r = await race(
-      "getAudience",
       (b) => b.deleteAudience(t.account.id, audience),
       () => call(t.app, owner, "POST", "/api/experiences", body),
     );
@@ -62,7 +60,6 @@ describe("audiences", () => {
   it("PUT: an audience deleted on another node is not re-created by the replace", async () => {
     const audience = await newAudience();
     const r = await race(
-      "getAudience",
       (b) => b.deleteAudience(t.account.id, audience),
       () => call(t.app, owner, "PUT", `/api/audiences/${audience}`, { name: "Renamed", condition: { "private.tier": "gold" } }),
     );
@@ -73,7 +70,6 @@ describe("audiences", () => {
     const audience = await newAudience();
     const id = (await call(t.app, owner, "POST", "/api/experiences", experienceBody())).json().id as string;
     const r = await race(
-      "listExperiences",
       (b) => {
         const e = b.getExperience(t.account.id, id)!;
         b.saveExperience({ ...e, rules: e.rules.map((rule) => ({ ...rule, audience_id: audience })) });
@@ -88,20 +84,18 @@ describe("audiences", () => {
 describe("account", () => {
   it("PATCH: another node's write waits for the read-merge-write", async () => {
     const r = await race(
-      "getAccount",
-      (b) => b.updateAccount(t.account.id, { name: "Node B" }),
+      (b) => b.updateAccount(t.account.id, () => ({ name: "Node B" })),
       () => call(t.app, owner, "PATCH", "/api/account", { settings: { sdk_timeout_ms: 900 } }),
     );
     expect(r).toMatchObject({ status: 200, other: "waited" });
   });
 
   it("PATCH merges into the settings as stored now, keeping a field changed after the request came in", async () => {
-    const exclusive = t.store.exclusive.bind(t.store);
+    const updateAccount = t.store.updateAccount.bind(t.store);
     // Another node changes one field after this request was authenticated (and its account read).
-    const spy = vi.spyOn(t.store, "exclusive").mockImplementationOnce((fn) => {
-      const now = t.store.getAccount(t.account.id)!;
-      t.store.updateAccount(t.account.id, { settings: { ...now.settings, initial_delay_ms: 250 } });
-      return exclusive(fn);
+    const spy = vi.spyOn(t.store, "updateAccount").mockImplementationOnce((id, change) => {
+      t.store.updateAccount(t.account.id, (now) => ({ settings: { ...now.settings, initial_delay_ms: 250 } }));
+      return updateAccount(id, change);
     });
     try {
       const res = await call(t.app, owner, "PATCH", "/api/account", { settings: { sdk_timeout_ms: 900 } });
@@ -115,11 +109,11 @@ describe("account", () => {
 
 describe("members", () => {
   it("POST: the same email added meanwhile (during the password hashing) is a 409, not a failed insert", async () => {
-    const exclusive = t.store.exclusive.bind(t.store);
+    const createOperator = t.store.createOperator.bind(t.store);
     const hash = await hashPassword(MEMBER_PASSWORD);
-    const spy = vi.spyOn(t.store, "exclusive").mockImplementationOnce((fn) => {
+    const spy = vi.spyOn(t.store, "createOperator").mockImplementationOnce((operator) => {
       t.store.createOperator({ id: "op_other_node", account_id: t.account.id, email: "new@test.example", password_hash: hash, role: "viewer" });
-      return exclusive(fn);
+      return createOperator(operator);
     });
     try {
       const res = await call(t.app, owner, "POST", "/api/account/members", { email: "new@test.example", password: MEMBER_PASSWORD, role: "editor" });
@@ -139,7 +133,7 @@ describe("members", () => {
       const second = t.store.getOperatorByEmail("second-owner@test.example")!;
       const first = t.store.listOperators(t.account.id).find((o) => o.role === "owner" && o.id !== second.id)!;
       // While this node demotes or removes the second owner, another node demotes the first.
-      const r = await race("getOperator", (b) => b.updateOperatorRole(t.account.id, first.id, "viewer"), () => request(second.id));
+      const r = await race((b) => b.updateOperatorRole(t.account.id, first.id, "viewer"), () => request(second.id));
       expect(r.other).toBe("waited");
       expect(t.store.listOperators(t.account.id).filter((o) => o.role === "owner")).toHaveLength(1);
     });
@@ -150,7 +144,7 @@ describe("a write lock held too long by another node", () => {
   it("answers 503 busy with Retry-After, writes nothing, and works again once the lock is gone", async () => {
     const Database = (await import("better-sqlite3")).default;
     const other = new Database(t.file);
-    (t.store as unknown as { db: { pragma(s: string): unknown } }).db.pragma("busy_timeout = 0");
+    t.store.sqlite.db.pragma("busy_timeout = 0");
     other.exec("BEGIN IMMEDIATE");
     try {
       const res = await call(t.app, owner, "PATCH", "/api/account", { name: "Renamed" });

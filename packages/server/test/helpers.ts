@@ -4,13 +4,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import { SETTINGS_DEFAULTS } from "@storefit/contract";
-import type { Role, SessionInfo } from "@storefit/contract";
+import type { Role, SessionInfo, TrackedEvent } from "@storefit/contract";
 import { buildApp } from "../src/app.js";
 import type { AppOptions } from "../src/app.js";
-import { SqliteStore } from "../src/store/sqlite.js";
+import { openSqliteStore, type SqliteStore } from "../src/store/sqlite/index.js";
 import { seedDemo, DEMO_CLIENT_KEY } from "../src/seed/demo.js";
 import { hashPassword } from "../src/auth/password.js";
-import type { Account } from "../src/store/types.js";
+import type { Account, Exposure, InsertResult } from "../src/store/types.js";
 
 export const OWNER = { email: "owner@test.example", password: "correct horse battery" };
 export const SHOP_ORIGIN = "http://littlesprouts.localhost:4200";
@@ -31,7 +31,7 @@ function seededTemplate(): Promise<string> {
     const dir = mkdtempSync(join(tmpdir(), "storefit-template-"));
     process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
     const file = join(dir, "template.sqlite");
-    const store = new SqliteStore(file);
+    const store = openSqliteStore(file);
     store.migrate();
     await seedDemo(store, OWNER);
     store.close();
@@ -57,7 +57,7 @@ export async function makeApp(options: Partial<AppOptions> = {}): Promise<TestAp
   const dir = mkdtempSync(join(tmpdir(), "storefit-test-"));
   const file = join(dir, "storefit.sqlite");
   copyFileSync(await seededTemplate(), file);
-  const store = new SqliteStore(file);
+  const store = openSqliteStore(file);
   store.migrate();
   const app = await buildApp({ store, clock: () => FIXED_NOW, ...options });
   const account = store.getAccountByClientKey(DEMO_CLIENT_KEY)!;
@@ -192,21 +192,20 @@ export function experienceBody(overrides: Record<string, unknown> = {}) {
 export { DEMO_CLIENT_KEY };
 
 /**
- * "Another node" (a second connection to the test's SQLite file) tries `write` at the first
- * `method` call that the app's store makes inside a transaction (store.exclusive), right after
- * that read. With busy_timeout 0, a write that has to wait for the store's write lock fails at
- * once with SQLITE_BUSY: "waited". "landed": it committed between the handler's read and its
- * write. null: the handler made no such read inside a transaction.
+ * Plays another node (a second connection to the same SQLite file) that tries `write` while the
+ * app's store is inside one of its atomic writes, as soon as that write runs its first statement.
+ * With busy_timeout 0, a write that has to wait for the store's write lock fails at once with
+ * SQLITE_BUSY: "waited". "landed": it committed inside the store's read-check-write. null: the
+ * request made no atomic write.
  */
-export function anotherNodeWritesAt(t: TestApp, method: keyof SqliteStore, write: (nodeB: SqliteStore) => void) {
-  const nodeB = new SqliteStore(t.file);
-  (nodeB as unknown as { db: { pragma(s: string): unknown } }).db.pragma("busy_timeout = 0");
-  const inTransaction = () => (t.store as unknown as { db: { inTransaction: boolean } }).db.inTransaction;
-  const original = (t.store[method] as (...args: unknown[]) => unknown).bind(t.store);
+export function anotherNodeWritesAt(t: TestApp, write: (nodeB: SqliteStore) => void) {
+  const nodeB = openSqliteStore(t.file);
+  nodeB.sqlite.db.pragma("busy_timeout = 0");
+  const d = t.store.sqlite;
+  const original = d.sql.bind(d);
   let outcome: "landed" | "waited" | null = null;
-  const spy = vi.spyOn(t.store as unknown as Record<string, (...args: unknown[]) => unknown>, method).mockImplementation((...args: unknown[]) => {
-    const result = original(...args);
-    if (outcome === null && inTransaction()) {
+  const spy = vi.spyOn(d, "sql").mockImplementation((text: string) => {
+    if (outcome === null && d.writing) {
       try {
         write(nodeB);
         outcome = "landed";
@@ -215,7 +214,7 @@ export function anotherNodeWritesAt(t: TestApp, method: keyof SqliteStore, write
         outcome = "waited";
       }
     }
-    return result;
+    return original(text);
   });
   return {
     outcome: () => outcome,
@@ -239,4 +238,14 @@ export function signedInEachTest(set: (t: TestApp, owner: Auth) => void): void {
   afterEach(async () => {
     await current?.close();
   });
+}
+
+/** Events stored as one client write (the client API's path), for tests that need history. */
+export function insertEvents(store: SqliteStore, accountId: string, userId: string, events: readonly TrackedEvent[], now: string): InsertResult {
+  return store.commitClientWrites([{ kind: "events", accountId, userId, user: { user_customer_id: userId, anonymous: true }, touch: false, events, now }])[0]!;
+}
+
+/** Config summaries stored as one client write. */
+export function insertExposures(store: SqliteStore, accountId: string, exposures: readonly Exposure[], now: string): InsertResult {
+  return store.commitClientWrites([{ kind: "exposures", accountId, userId: exposures[0]?.user_id ?? "", user: { user_customer_id: exposures[0]?.user_customer_id ?? "", anonymous: true }, touch: false, exposures, now }])[0]!;
 }

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AccountView, ConfigsResponse, EventListResponse, ExperienceListResponse, SecretKeyCreated } from "@storefit/contract";
 import { DEMO_CLIENT_KEY } from "../src/seed/demo.js";
 import { userIdFor } from "../src/routes/client.js";
-import { FIXED_NOW, OTHER, addOtherAccount, call, experienceBody, makeApp, signIn } from "./helpers.js";
+import { FIXED_NOW, OTHER, addOtherAccount, call, experienceBody, makeApp, signIn, insertEvents } from "./helpers.js";
 import type { Auth, TestApp } from "./helpers.js";
 
 let t: TestApp;
@@ -23,7 +23,7 @@ beforeEach(async () => {
     ["the other account's owner", otherOwner],
     ["the other account's secret key", { bearer: otherKey }],
   ];
-  t.store.insertEvents(t.account.id, "u_demo", [{ event_type: "PAGE", event_customer_id: "x|page", insert_id: "demo-1", event_timestamp: FIXED_NOW }], new Date(FIXED_NOW).toISOString());
+  insertEvents(t.store, t.account.id, "u_demo", [{ event_type: "PAGE", event_customer_id: "x|page", insert_id: "demo-1", event_timestamp: FIXED_NOW }], new Date(FIXED_NOW).toISOString());
 });
 afterEach(async () => {
   await t.close();

@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ConfigsResponse } from "@storefit/contract";
 import { isValidPreviewToken, mintPreviewToken, PREVIEW_TOKEN_TTL_MS, previewTokenKey } from "../src/auth/preview-token.js";
-import { SqliteStore } from "../src/store/sqlite.js";
+import { openSqliteStore } from "../src/store/sqlite/index.js";
 import { DEMO_CLIENT_KEY } from "../src/seed/demo.js";
 import { FIXED_NOW, FORM, OTHER, SHOP_ORIGIN, addOperator, addOtherAccount, call, makeApp, signIn, user, MEMBER_PASSWORD } from "./helpers.js";
 import type { TestApp } from "./helpers.js";
@@ -45,8 +45,8 @@ describe("preview tokens in the config call", () => {
     const { token, expires_at } = await mintedToken();
     expect(Date.parse(expires_at)).toBe(FIXED_NOW + PREVIEW_TOKEN_TTL_MS);
     expect(await shownFor({ preview_mode: true, preview_token: token })).toBe("exp_draft_price");
-    expect(t.store.countVisitors(t.account.id)).toBe(0);
-    expect(t.store.countAssignments(t.account.id)).toBe(0);
+    expect(t.store.countRows("visitors", t.account.id)).toBe(0);
+    expect(t.store.countRows("assignments", t.account.id)).toBe(0);
   });
 
   it("no token, a forged, an expired or another account's token: running experiences only, as a normal visit", async () => {
@@ -70,7 +70,7 @@ describe("preview tokens in the config call", () => {
       expect(shown, name).toBe("exp_price_message");
     }
     // Answered as normal visits: each visitor and its assignment stored.
-    expect(t.store.countVisitors(t.account.id)).toBe(n);
+    expect(t.store.countRows("visitors", t.account.id)).toBe(n);
     // The real token still works.
     expect(await shownFor({ preview_mode: true, preview_token: token })).toBe("exp_draft_price");
   });
@@ -113,7 +113,7 @@ describe("POST /api/preview-token", () => {
 
   it("the signing key is made once per database: a second node accepts the first one's tokens", async () => {
     const { token } = await mintedToken();
-    const second = new SqliteStore(t.file);
+    const second = openSqliteStore(t.file);
     try {
       expect((await previewTokenKey(second)).equals(await previewTokenKey(t.store))).toBe(true);
       expect(isValidPreviewToken(await previewTokenKey(second), t.account.id, token, FIXED_NOW)).toBe(true);

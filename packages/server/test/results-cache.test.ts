@@ -6,7 +6,7 @@ import type { ExperienceResults } from "@storefit/contract";
 import { ResultsCache } from "../src/results/cache.js";
 import { userIdFor } from "../src/routes/client.js";
 import type { NewExperience } from "../src/store/types.js";
-import { call, FIXED_NOW, signedInEachTest } from "./helpers.js";
+import { call, FIXED_NOW, signedInEachTest, insertEvents, insertExposures } from "./helpers.js";
 import type { Auth, TestApp } from "./helpers.js";
 
 let t: TestApp;
@@ -45,7 +45,7 @@ function experience(name = "Cache test"): NewExperience {
 }
 
 function exposure(ucid: string, variation_id: string) {
-  t.store.insertExposures(
+  insertExposures(t.store, 
     t.account.id,
     [{ config_id: "cfg", user_customer_id: ucid, user_id: userIdFor(t.account.id, ucid), requested_time: FIXED_NOW, variation_id, experience_id: "exp_c", session_id: "s", probability: 0.5 }],
     NOW_ISO,
@@ -53,7 +53,7 @@ function exposure(ucid: string, variation_id: string) {
 }
 
 function event(ucid: string, n: number) {
-  t.store.insertEvents(
+  insertEvents(t.store, 
     t.account.id,
     userIdFor(t.account.id, ucid),
     [{ event_type: "TRACK", name: "add_to_cart", event_customer_id: "littlesprouts.localhost|add_to_cart", domain: "littlesprouts.localhost", insert_id: `ev${n}`, event_timestamp: FIXED_NOW + n, properties: {} }],

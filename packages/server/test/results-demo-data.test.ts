@@ -40,10 +40,10 @@ describe("demo data", () => {
 
   it("refuses to fill twice: nothing more is written", async () => {
     const events = t.store.countEvents(t.account.id);
-    const exposures = t.store.countExposures(t.account.id);
+    const exposures = t.store.countRows("exposures", t.account.id);
     expect(await fillDemoHistory(t.store, FIXED_NOW + 3 * 86_400_000)).toMatchObject({ filled: false });
     expect(t.store.countEvents(t.account.id)).toBe(events);
-    expect(t.store.countExposures(t.account.id)).toBe(exposures);
+    expect(t.store.countRows("exposures", t.account.id)).toBe(exposures);
   });
 
   it("the engine recovers the planted +12 % add-to-cart lift within its interval, for every engine", async () => {

@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from "vitest";
 import type { ExperienceResults, ResultsDiagnostics, TrackedEvent } from "@storefit/contract";
 import { userIdFor } from "../src/routes/client.js";
 import type { Experience, NewExperience } from "../src/store/types.js";
-import { call, FIXED_NOW, signedInEachTest } from "./helpers.js";
+import { call, FIXED_NOW, signedInEachTest, insertEvents, insertExposures } from "./helpers.js";
 import type { Auth, TestApp } from "./helpers.js";
 
 // Each test starts a fresh app and signs in (scrypt, slow on purpose): on a loaded shared machine
@@ -81,10 +81,10 @@ function pageView(ucid: string, path: string, at: number, domain = SHOP) {
     event_timestamp: at,
     properties: { page_path: path },
   };
-  t.store.insertEvents(t.account.id, userIdFor(t.account.id, ucid), [event], NOW_ISO);
+  insertEvents(t.store, t.account.id, userIdFor(t.account.id, ucid), [event], NOW_ISO);
 }
 function expose(ucid: string, at: number, experienceId = "exp_few") {
-  t.store.insertExposures(
+  insertExposures(t.store, 
     t.account.id,
     [{ config_id: "cfg_title", user_customer_id: ucid, user_id: userIdFor(t.account.id, ucid), requested_time: at, variation_id: "v_a", experience_id: experienceId, rule_id: "rule_few", session_id: "s1", probability: 0.5 }],
     NOW_ISO,

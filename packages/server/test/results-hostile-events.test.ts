@@ -10,8 +10,9 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { ConfigsResponse, TrackedEvent } from "@storefit/contract";
 import { MIGRATIONS } from "../src/store/migrations.js";
-import { revenueAmount, SqliteStore } from "../src/store/sqlite.js";
-import { call, DEMO_CLIENT_KEY, FIXED_NOW, FORM, SHOP_ORIGIN, signedInEachTest, user } from "./helpers.js";
+import { revenueAmount } from "../src/store/event-fields.js";
+import { openSqliteStore } from "../src/store/sqlite/index.js";
+import { call, DEMO_CLIENT_KEY, FIXED_NOW, FORM, SHOP_ORIGIN, signedInEachTest, user, insertEvents } from "./helpers.js";
 import type { Auth, TestApp } from "./helpers.js";
 
 let t: TestApp;
@@ -110,7 +111,7 @@ describe("hostile stored events", () => {
       expect(res.statusCode, res.body.slice(0, 200)).toBeLessThan(500);
     }
     // The same events as rows stored before any edge limit (one nested 2,000 deep), straight in.
-    t.store.insertEvents(t.account.id, "u_hostile_direct", [...hostileEvents(FIXED_NOW + 6000), event("TRACK", "add_to_cart", FIXED_NOW, { n: deep(2_000) })], new Date(FIXED_NOW).toISOString());
+    insertEvents(t.store, t.account.id, "u_hostile_direct", [...hostileEvents(FIXED_NOW + 6000), event("TRACK", "add_to_cart", FIXED_NOW, { n: deep(2_000) })], new Date(FIXED_NOW).toISOString());
     const stored = t.store.countEvents(t.account.id);
 
     const after = await readEverything();
@@ -154,7 +155,7 @@ describe("migration 9: the columns of events stored before it", () => {
       insert.run("broken", "TRACK", "d|broken", "{not json");
       raw.close();
 
-      const store = new SqliteStore(file);
+      const store = openSqliteStore(file);
       store.migrate();
       store.close();
       const db = new Database(file, { readonly: true });

@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from "vitest";
 import type { ExperienceResults, GoalDefinition, TrackedEvent } from "@storefit/contract";
 import { userIdFor } from "../src/routes/client.js";
 import type { NewExperience } from "../src/store/types.js";
-import { call, FIXED_NOW, signedInEachTest } from "./helpers.js";
+import { call, FIXED_NOW, signedInEachTest, insertEvents, insertExposures } from "./helpers.js";
 import type { Auth, TestApp } from "./helpers.js";
 
 // Each test starts a fresh app and signs in (scrypt, slow on purpose): on a loaded shared machine
@@ -53,7 +53,7 @@ function experience(): NewExperience {
 
 let seq = 0;
 function expose(ucid: string, variation: string, at: number) {
-  t.store.insertExposures(
+  insertExposures(t.store, 
     t.account.id,
     [{ config_id: "cfg_r", user_customer_id: ucid, user_id: userIdFor(t.account.id, ucid), requested_time: at, variation_id: variation, experience_id: "exp_range", rule_id: "rule_r", session_id: "s1", probability: 0.5 }],
     NOW_ISO,
@@ -69,7 +69,7 @@ function addToCart(ucid: string, at: number) {
     event_timestamp: at,
     properties: { page_path: "/" },
   };
-  t.store.insertEvents(t.account.id, userIdFor(t.account.id, ucid), [event], NOW_ISO);
+  insertEvents(t.store, t.account.id, userIdFor(t.account.id, ucid), [event], NOW_ISO);
 }
 
 async function results(query: string): Promise<ExperienceResults> {

@@ -12,9 +12,9 @@ import { pickVariation } from "../src/decide/decide.js";
 import { unitHash } from "../src/decide/hash.js";
 import { userIdFor } from "../src/routes/client.js";
 import { mintPreviewToken, previewTokenKey } from "../src/auth/preview-token.js";
-import { SqliteStore } from "../src/store/sqlite.js";
+import { openSqliteStore } from "../src/store/sqlite/index.js";
 import type { ClientWrite, Exposure, NewExperience } from "../src/store/types.js";
-import { addOperator, addOtherAccount, call, DEMO_CLIENT_KEY, FIXED_NOW, FORM, MEMBER_PASSWORD, OTHER, SHOP_ORIGIN, signedInEachTest, signIn, user } from "./helpers.js";
+import { addOperator, addOtherAccount, call, DEMO_CLIENT_KEY, FIXED_NOW, FORM, MEMBER_PASSWORD, OTHER, SHOP_ORIGIN, signedInEachTest, signIn, user, insertEvents, insertExposures } from "./helpers.js";
 import type { Auth, TestApp } from "./helpers.js";
 
 let t: TestApp;
@@ -89,7 +89,7 @@ let insertSeq = 0;
 /** One visitor: an exposure to `variation` at `at`, and their events. */
 function visit(ucid: string, variation: string, at: number, events: Ev[] = [], opts: { experience?: string; probability?: number | null } = {}) {
   const userId = userIdFor(t.account.id, ucid);
-  t.store.insertExposures(
+  insertExposures(t.store, 
     t.account.id,
     [
       {
@@ -115,7 +115,7 @@ function visit(ucid: string, variation: string, at: number, events: Ev[] = [], o
     event_timestamp: ts,
     properties: { page_path: type === "PAGE" ? name : "/", ...props },
   }));
-  if (tracked.length) t.store.insertEvents(t.account.id, userId, tracked, NOW_ISO);
+  if (tracked.length) insertEvents(t.store, t.account.id, userId, tracked, NOW_ISO);
 }
 
 /** Independent ground truth from the generated visitors: per variation, visitors and converters of a goal after exposure. */
@@ -241,7 +241,7 @@ describe("conversions and CUPED", () => {
       ["FORM", "newsletter", at + 5],
     ]);
     // A server-to-server event without `name`: the name is the part of event_customer_id after "|".
-    t.store.insertEvents(t.account.id, userIdFor(t.account.id, "b"), [
+    insertEvents(t.store, t.account.id, userIdFor(t.account.id, "b"), [
       { event_type: "CLICK", event_customer_id: "littlesprouts.localhost|hero_cta", insert_id: "no-name", event_timestamp: at + 9 },
     ], NOW_ISO);
     const rule = (await results()).rules[0]!;
@@ -263,7 +263,7 @@ describe("conversions and CUPED", () => {
     t.store.saveExperience(experience("exp_r", undefined, goals));
     const n = 1500;
     const userIds = Array.from({ length: n }, (_, i) => `many-${i}`);
-    t.store.insertExposures(
+    insertExposures(t.store, 
       t.account.id,
       userIds.map((u) => ({ config_id: "cfg_r", user_customer_id: u, user_id: userIdFor(t.account.id, u), requested_time: START, variation_id: "v_a", experience_id: "exp_r", session_id: "s1", probability: 0.5 })),
       NOW_ISO,
@@ -292,9 +292,9 @@ describe("conversions and CUPED", () => {
     expect(metric((await results()).rules[0]!, "g_checkout").variations.map((v) => v.conversions)).toEqual([0, 0]);
     visit("a", "v_a", START, [["PAGE", "/checkout", START + 2]]);
     expect(metric((await results()).rules[0]!, "g_checkout").variations.map((v) => v.conversions)).toEqual([1, 0]);
-    const nodeB = new SqliteStore(t.file);
+    const nodeB = openSqliteStore(t.file);
     try {
-      nodeB.insertEvents(t.account.id, userIdFor(t.account.id, "b"), [
+      insertEvents(nodeB, t.account.id, userIdFor(t.account.id, "b"), [
         { event_type: "PAGE", name: "/checkout/", event_customer_id: "littlesprouts.localhost|/checkout/", domain: "littlesprouts.localhost", insert_id: "node-b", event_timestamp: START + 3, properties: { page_path: "/checkout/" } },
       ], NOW_ISO);
     } finally {
@@ -517,7 +517,7 @@ describe("an experience with two rules", () => {
         }
       }
     }
-    t.store.insertExposures(t.account.id, exposures, NOW_ISO);
+    insertExposures(t.store, t.account.id, exposures, NOW_ISO);
     t.store.commitClientWrites(writes);
   }
 
@@ -572,7 +572,7 @@ describe("sample-ratio check", () => {
       session_id: "s1",
       probability,
     });
-    t.store.insertExposures(
+    insertExposures(t.store, 
       t.account.id,
       [
         ...Array.from({ length: a }, (_, i) => exposure(`a${i}`, "v_a", probabilities[0])),
@@ -607,7 +607,7 @@ describe("sample-ratio check", () => {
     expect(srm.mismatch).toBe(false);
     t.store.saveExperience(experience("exp_r2"));
     for (let i = 0; i < 1000; i++) visit(`c${i}`, "v_a", START, [], { experience: "exp_r2" });
-    t.store.insertExposures(
+    insertExposures(t.store, 
       t.account.id,
       Array.from({ length: 1160 }, (_, i) => ({ config_id: "cfg_r", user_customer_id: `d${i}`, user_id: userIdFor(t.account.id, `d${i}`), requested_time: START, variation_id: "v_b", experience_id: "exp_r2", session_id: "s1", probability: 0.5 })),
       NOW_ISO,
@@ -640,7 +640,7 @@ describe("sample-ratio check", () => {
       probability,
       split,
     });
-    t.store.insertExposures(
+    insertExposures(t.store, 
       t.account.id,
       [
         ...Array.from({ length: a }, (_, i) => exposure(`${tag}a${i}`, "v_a", p)),

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { AccountView } from "@storefit/contract";
 import { DEMO_CLIENT_KEY, seedDemo } from "../src/seed/demo.js";
 import { demoSiteOrigins } from "../src/seed/demo-pages.js";
-import { SqliteStore } from "../src/store/sqlite.js";
+import { openSqliteStore } from "../src/store/sqlite/index.js";
 import { OWNER, call, makeApp, signIn } from "./helpers.js";
 import type { TestApp } from "./helpers.js";
 
@@ -21,7 +21,7 @@ afterEach(async () => {
 describe("the demo account's shop addresses", () => {
   it("seedDemo stores the shop's origins with its port; a restart on another port moves them, an operator's own are kept", async () => {
     const dir = mkdtempSync(join(tmpdir(), "storefit-origins-"));
-    const store = new SqliteStore(join(dir, "s.sqlite"));
+    const store = openSqliteStore(join(dir, "s.sqlite"));
     try {
       store.migrate();
       await seedDemo(store, OWNER, { siteOrigins: demoSiteOrigins(4321) });
@@ -37,13 +37,13 @@ describe("the demo account's shop addresses", () => {
       expect(origins()).toEqual(demoSiteOrigins(4200));
 
       const account = store.getAccountByClientKey(DEMO_CLIENT_KEY)!;
-      store.updateAccount(account.id, { settings: { ...account.settings, site_origins: ["https://littlesprouts.example"] } });
+      store.updateAccount(account.id, () => ({ settings: { ...account.settings, site_origins: ["https://littlesprouts.example"] } }));
       await seedDemo(store, OWNER, { siteOrigins: demoSiteOrigins(5000) });
       expect(origins()).toEqual(["https://littlesprouts.example"]);
 
       // An account seeded before the setting existed gets the demo's addresses.
       const { site_origins: _, ...older } = account.settings;
-      store.updateAccount(account.id, { settings: older });
+      store.updateAccount(account.id, () => ({ settings: older }));
       await seedDemo(store, OWNER, { siteOrigins: demoSiteOrigins(4200) });
       expect(origins()).toEqual(demoSiteOrigins(4200));
     } finally {

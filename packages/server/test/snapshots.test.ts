@@ -3,7 +3,7 @@
 // after the last of them arrived — never reused for a call that comes after it.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { AccountSnapshots } from "../src/decide/snapshots.js";
-import { SqliteStore } from "../src/store/sqlite.js";
+import { openSqliteStore, type SqliteStore } from "../src/store/sqlite/index.js";
 import type { Store } from "../src/store/types.js";
 import { DEMO_CLIENT_KEY, makeApp } from "./helpers.js";
 import type { TestApp } from "./helpers.js";
@@ -13,7 +13,7 @@ let nodeB: SqliteStore;
 beforeEach(async () => {
   t = await makeApp();
   // Another node: a second connection to the same database file.
-  nodeB = new SqliteStore(t.file);
+  nodeB = openSqliteStore(t.file);
 });
 afterEach(async () => {
   nodeB.close();
@@ -23,7 +23,7 @@ afterEach(async () => {
 /** A write on node B that moves the account's revision; answers the new revision. */
 function publishOnNodeB(): number {
   const a = nodeB.getAccount(t.account.id)!;
-  nodeB.updateAccount(a.id, { name: `${a.name} (edited)` });
+  nodeB.updateAccount(a.id, () => ({ name: `${a.name} (edited)` }));
   return nodeB.getAccount(t.account.id)!.revision;
 }
 

@@ -7,8 +7,9 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { SETTINGS_DEFAULTS } from "@storefit/contract";
 import { MIGRATIONS } from "../src/store/migrations.js";
-import { SqliteStore } from "../src/store/sqlite.js";
+import { openSqliteStore, type SqliteStore } from "../src/store/sqlite/index.js";
 import { SHARED_ASSIGNMENT_KEYS, sharedAssignmentKey, sharedAssignmentKeyCount } from "../src/store/types.js";
+import { insertExposures } from "./helpers.js";
 
 const dirs: string[] = [];
 const tempFile = () => {
@@ -24,7 +25,7 @@ const settings = { ...SETTINGS_DEFAULTS, domain: "shop.example" };
 
 /** A store on a fresh file, migrated, with account "a" (client key ck_a) named `name`. */
 function storeWithAccount(name = "A"): SqliteStore {
-  const store = new SqliteStore(tempFile());
+  const store = openSqliteStore(tempFile());
   store.migrate();
   store.createAccount({ id: "a", name, client_key: "ck_a", settings });
   return store;
@@ -59,7 +60,7 @@ describe("migrations", () => {
     ).run();
     old.close();
 
-    const store = new SqliteStore(file);
+    const store = openSqliteStore(file);
     store.migrate();
     expect(store.appliedMigrations()).toEqual(MIGRATIONS.map((m) => m.version));
     const account = store.getAccountByClientKey("ck_old")!;
@@ -88,10 +89,10 @@ describe("migration 5: split cohorts and forced exposures", () => {
     ).run();
     old.close();
 
-    const store = new SqliteStore(file);
+    const store = openSqliteStore(file);
     store.migrate();
     expect(store.listExposures("a", 10)).toMatchObject([{ user_id: "u_old", probability: 0.5, split: null, forced: false }]);
-    store.insertExposures(
+    insertExposures(store, 
       "a",
       [
         { config_id: "c", user_customer_id: "new", user_id: "u_new", requested_time: 2000, variation_id: "v_b", experience_id: "e", session_id: "s", probability: 0.25, split: '{"v_a":0.75,"v_b":0.25}' },
@@ -153,9 +154,9 @@ describe("the account revision", () => {
     step(() => store.saveExperience({ ...exp, status: "running" }));
     step(() => store.saveAudience({ id: "aud", account_id: "a", name: "X", description: "", condition: {} }));
     step(() => store.saveAudience({ id: "aud", account_id: "a", name: "Y", description: "", condition: {} }));
-    step(() => store.updateAccount("a", { name: "A2" }));
+    step(() => store.updateAccount("a", () => ({ name: "A2" })));
     step(() => store.deleteAudience("a", "aud"));
-    step(() => store.deleteExperience("a", "e"));
+    step(() => store.deleteExperience("a", "e", () => {}));
     expect(rev("b")).toBe(1);
     expect(store.getAccountRevision("ck_a")).toEqual({ id: "a", revision: rev("a") });
     // Visitors, assignments and events do not change what a config call answers: no bump.
@@ -179,7 +180,7 @@ describe("the account revision", () => {
         now: "2026-01-01T00:00:00.000Z",
       },
     ]);
-    expect([store.countAssignments("a"), store.countEvents("a"), store.countVisitors("a")]).toEqual([1, 1, 1]);
+    expect([store.countRows("assignments", "a"), store.countEvents("a"), store.countRows("visitors", "a")]).toEqual([1, 1, 1]);
     expect(rev("a")).toBe(before);
     store.close();
   });
@@ -204,8 +205,8 @@ describe("the account revision", () => {
       { experience_id: "e1", rule_id: "r", behaviour_id: "b", variation_id: "v3", probability: 0.25 },
       { experience_id: "e.2", rule_id: "r", behaviour_id: "b", variation_id: "v2", probability: 0.25 },
     ]);
-    expect(store.countAssignments("a")).toBe(2);
-    store.deleteExperience("a", "e.2");
+    expect(store.countRows("assignments", "a")).toBe(2);
+    store.deleteExperience("a", "e.2", () => {});
     expect([...store.getAssignments("a", "u1").keys()]).toEqual(["e1:r"]);
     expect(store.getAssignments("a", "nobody").size).toBe(0);
     store.close();
@@ -213,7 +214,7 @@ describe("the account revision", () => {
 
   it("keeps one assignment per experience and rule, reads those stored per experience before, and deletes both", () => {
     const file = tempFile();
-    const store = new SqliteStore(file);
+    const store = openSqliteStore(file);
     store.migrate();
     store.createAccount({ id: "a", name: "A", client_key: "ck_a", settings });
     const exp = (id: string) => ({ id, account_id: "a", name: id, status: "draft" as const, kind: "ab_test" as const, priority: 0, pages: [], rules: [], goals: [] });
@@ -240,7 +241,7 @@ describe("the account revision", () => {
     expect(Object.fromEntries([...got].map(([k, a]) => [k, a.variation_id]))).toEqual({ "e1:r1": "v1", "e1:r2": "v2", "e10:r1": "v9", "e10:r3": "v3" });
     expect(got.get("e10:r3")).toEqual({ experience_id: "e10", rule_id: "r3", behaviour_id: "b", variation_id: "v3", probability: 1 });
     // Deleting e1 removes its per-rule and older keys, and none of e10's ("e1" is a prefix of "e10").
-    store.deleteExperience("a", "e1");
+    store.deleteExperience("a", "e1", () => {});
     expect([...store.getAssignments("a", "u1").keys()].sort()).toEqual(["e10:r1", "e10:r3"]);
     store.close();
   });
@@ -259,7 +260,7 @@ describe("the account revision", () => {
     insert.run("u2", "c2", JSON.stringify({ e1: ["r1", "b", "v_old", 0.5, "t"], "e1:r1": ["r1", "b", "v_new", 0.5, "t"] }));
     insert.run("u3", "c3", JSON.stringify({}));
     old.close();
-    const store = new SqliteStore(file);
+    const store = openSqliteStore(file);
     store.migrate();
     const keysOf = (u: string) => Object.fromEntries([...store.getAssignments("a", u)].map(([k, a]) => [k, a.variation_id]));
     expect(keysOf("u1")).toEqual({ "e1:r1": "v1", "e.2:r2": "v2" });
@@ -273,7 +274,7 @@ describe("the account revision", () => {
       ["u2", ["e1:r1"]],
       ["u3", []],
     ]);
-    expect(store.countAssignments("a")).toBe(3);
+    expect(store.countRows("assignments", "a")).toBe(3);
     store.close();
   });
 
@@ -299,120 +300,50 @@ describe("the account revision", () => {
     store.close();
   });
 
-  it("fsyncs every commit but a batch of config calls only, whatever ran before", async () => {
+  it("fsyncs every commit but a batch of config calls only, whatever ran before", () => {
     const store = storeWithAccount();
-    const db = (store as unknown as { db: Database.Database }).db;
     const FULL = 2;
     const NORMAL = 1;
     // The level each batch commits at, read as its transaction begins.
     const levels: number[] = [];
-    const inner = store as unknown as { commitInOrder: (w: unknown) => unknown };
-    const commitInOrder = inner.commitInOrder.bind(store);
-    inner.commitInOrder = (w) => {
-      levels.push(db.pragma("synchronous", { simple: true }) as number);
-      return commitInOrder(w);
+    const level = () => store.sqlite.db.pragma("synchronous", { simple: true }) as number;
+    const commit = (writes: Parameters<typeof store.commitClientWrites>[0]) => {
+      store.commitClientWrites(writes);
+      levels.push(level());
     };
     const user = { user_customer_id: "c1", anonymous: true };
     const now = "2026-01-01T00:00:00.000Z";
     const decision = { kind: "decision" as const, accountId: "a", userId: "u1", user, assignments: [], now };
-    const events = { kind: "events" as const, accountId: "a", userId: "u1", user, touch: true, now, events: [{ event_type: "PAGE" as const, event_customer_id: "x|page", insert_id: `i-${levels.length}`, event_timestamp: 1 }] };
-    const level = () => db.pragma("synchronous", { simple: true }) as number;
+    const events = (id: string) => ({ kind: "events" as const, accountId: "a", userId: "u1", user, touch: true, now, events: [{ event_type: "PAGE" as const, event_customer_id: "x|page", insert_id: id, event_timestamp: 1 }] });
 
-    store.commitClientWrites([decision]);
-    store.commitClientWrites([decision]);
-    store.commitClientWrites([decision, events]);
-    store.commitClientWrites([{ kind: "alert", accountId: "a", alert: { code: "x" }, now }]);
+    commit([decision]);
+    commit([decision]);
+    commit([decision, events("i-1")]);
+    commit([{ kind: "alert", accountId: "a", alert: { code: "x" }, now }]);
     expect(levels).toEqual([NORMAL, NORMAL, FULL, FULL]);
 
-    // Reads of the config call leave the level as it is; any other method restores FULL first.
-    store.commitClientWrites([decision]);
+    // Reads of the config call leave the level as it is; every other write restores FULL first.
+    commit([decision]);
     store.getAccountRevision("ck_a");
     store.getAssignments("a", "u1");
     expect(level()).toBe(NORMAL);
-    store.insertEvents("a", "u1", [{ event_type: "PAGE", event_customer_id: "x|page", insert_id: "alone", event_timestamp: 1 }], now);
+    store.updateAccount("a", () => ({ name: "B" }));
     expect(level()).toBe(FULL);
-    store.commitClientWrites([decision]);
-    store.updateAccount("a", { name: "B" });
+    commit([decision]);
+    store.serviceSecret("s", () => "secret");
     expect(level()).toBe(FULL);
-    // So does an exclusive transaction, before it begins (SQLite refuses the switch inside one).
-    store.commitClientWrites([decision]);
-    await store.exclusive(async (tx) => {
-      expect(level()).toBe(FULL);
-      await tx.updateAccount("a", { name: "C" });
-    });
-    expect(levels).toEqual([NORMAL, NORMAL, FULL, FULL, NORMAL, NORMAL, NORMAL]);
     store.close();
   });
 
-  it("exclusive transactions started together run one after the other, each seeing the other's commit", async () => {
-    const store = storeWithAccount("0");
-    const increment = () =>
-      store.exclusive(async (tx) => {
-        const n = Number((await tx.getAccount("a"))!.name);
-        await tx.updateAccount("a", { name: String(n + 1) });
-        return n;
-      });
-    expect((await Promise.all([increment(), increment(), increment()])).sort()).toEqual([0, 1, 2]);
-    expect(store.getAccount("a")!.name).toBe("3");
-    store.close();
-  });
-
-  it("an exclusive function that awaits anything but its tx is rolled back and refused", async () => {
+  it("an atomic write that throws writes nothing and leaves the connection usable", () => {
     const store = storeWithAccount("before");
-    const attempt = store.exclusive(async (tx) => {
-      await tx.updateAccount("a", { name: "after" });
-      await new Promise((resolve) => setTimeout(resolve, 5)); // would hold the lock and this node
-      await tx.updateAccount("a", { name: "later" }); // the transaction is over by now: refused
-    });
-    await expect(attempt).rejects.toThrow(/awaited something other than its tx/);
+    expect(() =>
+      store.updateAccount("a", () => {
+        throw new Error("refused");
+      }),
+    ).toThrow("refused");
     expect(store.getAccount("a")!.name).toBe("before");
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(store.getAccount("a")!.name).toBe("before");
-    // The connection is usable again, for the next exclusive transaction too.
-    await store.exclusive(async (tx) => tx.updateAccount("a", { name: "next" }));
-    expect(store.getAccount("a")!.name).toBe("next");
-    store.close();
-  });
-
-  it("another request's call while an exclusive transaction is open waits for it, and is not rolled back with it", async () => {
-    const store = storeWithAccount("before");
-    let began!: () => void;
-    const begun = new Promise<void>((resolve) => (began = resolve));
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    const attempt = store.exclusive(async (tx) => {
-      await tx.updateAccount("a", { name: "inside" });
-      began();
-      await held; // settles within this turn: a microtask, as an awaited store answer would
-      throw new Error("roll back");
-    });
-    await begun;
-    // As a request started in the same callback (HTTP/1.1 pipelining) would: the transaction is open.
-    const outside = store.updateAccount("a", { name: "outside" }) as unknown;
-    expect(outside).toBeInstanceOf(Promise);
-    release();
-    await expect(attempt).rejects.toThrow("roll back");
-    await outside;
-    expect(store.getAccount("a")!.name).toBe("outside");
-    store.close();
-  });
-
-  it("inside an exclusive function, the store itself and a nested exclusive are refused", async () => {
-    const store = storeWithAccount("before");
-    // Twice: each exclusive turns its context off when done, and the next one back on.
-    for (let round = 0; round < 2; round++) {
-      await expect(store.exclusive(async () => store.getAccount("a"))).rejects.toThrow(/through its tx/);
-      await expect(store.exclusive(async () => store.exclusive(async () => 1))).rejects.toThrow(/inside another/);
-      await expect(store.exclusive(async (tx) => tx.exclusive(async () => 1))).rejects.toThrow(/inside another/);
-      expect(await store.exclusive(async (tx) => (await tx.getAccount("a"))!.name)).toBe("before");
-    }
-    // Started together, one misused in the middle.
-    const together = await Promise.allSettled([
-      store.exclusive(async (tx) => (await tx.getAccount("a"))!.name),
-      store.exclusive(async () => store.getAccount("a")),
-      store.exclusive(async (tx) => (await tx.getAccount("a"))!.name),
-    ]);
-    expect(together.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    expect(store.updateAccount("a", () => ({ name: "after" }))!.name).toBe("after");
     store.close();
   });
 

@@ -2,11 +2,11 @@
 // account revision, kept per visitor of an account.
 import { describe, expect, it, vi } from "vitest";
 import { RecentVisitors } from "../src/decide/visitors.js";
-import { SqliteStore } from "../src/store/sqlite.js";
+import { openSqliteStore } from "../src/store/sqlite/index.js";
 
 /** A fresh migrated in-memory store (real SQLite) and a spy on its assignment reads. */
 function freshStore() {
-  const store = new SqliteStore(":memory:");
+  const store = openSqliteStore(":memory:");
   store.migrate();
   return { store, reads: vi.spyOn(store, "getAssignments") };
 }

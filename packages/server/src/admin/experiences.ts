@@ -4,7 +4,7 @@
 
 import { randomBytes } from "node:crypto";
 import type { ExperienceInput, ExperienceStatus, GoalDefinition, GoalInput, RuleInput } from "@storefit/contract";
-import type { ConfigDefinition, Experience, RuleDefinition, Store } from "../store/types.js";
+import type { ConfigDefinition, Experience, RuleDefinition } from "../store/types.js";
 import { HttpError } from "../http/errors.js";
 import { checkPagePattern, pagePatternProblem } from "./patterns.js";
 
@@ -56,7 +56,7 @@ export function withGoalIds(goals: readonly GoalInput[]): GoalDefinition[] {
  * "expId:variationId" (desired experiences) names one — config keys unique within a variation,
  * and every audience belongs to the account.
  */
-export async function checkRules(store: Store, accountId: string, rules: readonly RuleDefinition[]): Promise<void> {
+export function checkRules(audienceIds: ReadonlySet<string>, rules: readonly RuleDefinition[]): void {
   const seen = new Set<string>();
   const unique = (kind: string, id: string) => {
     const key = `${kind}:${id}`;
@@ -66,7 +66,7 @@ export async function checkRules(store: Store, accountId: string, rules: readonl
   for (const rule of rules) {
     unique("rule", rule.id);
     unique("behaviour", rule.behaviour.id);
-    if (rule.audience_id !== null && !await store.getAudience(accountId, rule.audience_id)) {
+    if (rule.audience_id !== null && !audienceIds.has(rule.audience_id)) {
       throw new HttpError(400, "invalid_reference", `Rule ${rule.id}: no audience "${rule.audience_id}" in this account`);
     }
     for (const v of rule.behaviour.variations) {
@@ -172,13 +172,13 @@ export function fromInput(
  * slice it overlaps. Checked when an experience in a group is saved while running or paused, and
  * when it starts.
  */
-export async function checkExclusionGroup(store: Store, e: Pick<Experience, "id" | "account_id" | "exclusion_group">): Promise<void> {
+export function checkExclusionGroup(experiences: readonly Experience[], e: { id: string; exclusion_group?: Experience["exclusion_group"] }): void {
   const group = e.exclusion_group;
   if (!group) return;
   if (!(group.start < group.end)) {
     throw new HttpError(400, "invalid_body", `Mutually exclusive group "${group.name}": the slice must start before it ends (${group.start} to ${group.end})`);
   }
-  for (const other of await store.listExperiences(e.account_id)) {
+  for (const other of experiences) {
     const g = other.exclusion_group;
     if (other.id === e.id || !g || g.name !== group.name || (other.status !== "running" && other.status !== "paused")) continue;
     if (g.start < group.end && group.start < g.end) {

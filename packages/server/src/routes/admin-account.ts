@@ -16,7 +16,7 @@ import type {
   SecretKeyListResponse,
   SecretKeyView,
 } from "@storefit/contract";
-import type { Account, Operator, SecretKeyRecord, Store } from "../store/types.js";
+import type { Account, Operator, SecretKeyRecord } from "../store/types.js";
 import { hashPassword } from "../auth/password.js";
 import { newSecretKey, requireAccess } from "../auth/access.js";
 import { newId } from "../admin/experiences.js";
@@ -113,16 +113,15 @@ export function accountRoutes(app: FastifyInstance, opts: AdminOptions): void {
       if (req.body.settings) checkSettingsPatterns(req.body.settings);
       // The settings given are merged into the stored ones as they are now (not as read when the
       // request came in): a concurrent PATCH of another field, on any node, is kept.
-      const updated = await store.exclusive(async (tx) => {
-        const account = await tx.getAccount(accountId);
-        if (!account) throw new HttpError(404, "not_found");
+      const updated = await store.updateAccount(accountId, (account) => {
         if (req.body.settings) refuseProviderStates(account.settings, req.body.settings);
-        return await tx.updateAccount(accountId, {
+        return {
           ...(req.body.name !== undefined ? { name: req.body.name } : {}),
           ...(req.body.settings ? { settings: { ...account.settings, ...req.body.settings } } : {}),
-        });
+        };
       });
-      return accountView(updated!);
+      if (!updated) throw new HttpError(404, "not_found");
+      return accountView(updated);
     },
   );
 
@@ -159,16 +158,10 @@ export function accountRoutes(app: FastifyInstance, opts: AdminOptions): void {
       };
       // Checked again after the (slow) hashing, with the insert: the same email added meanwhile,
       // on this node or another, is a 409, not a failed insert.
-      await store.exclusive(async (tx) => {
-        if (await tx.getOperatorByEmail(email)) throw new HttpError(409, "conflict", "An operator with this email exists");
-        await tx.createOperator(operator);
-      });
+      if (!(await store.createOperator(operator))) throw new HttpError(409, "conflict", "An operator with this email exists");
       return reply.code(201).send(memberView(operator));
     },
   );
-
-  const ownersLeftWithout = async (tx: Store, accountId: string, operatorId: string) =>
-    (await tx.listOperators(accountId)).filter((o) => o.role === "owner" && o.id !== operatorId).length;
 
   app.patch<{ Params: { id: string }; Body: MemberPatch }>(
     "/api/account/members/:id",
@@ -183,15 +176,10 @@ export function accountRoutes(app: FastifyInstance, opts: AdminOptions): void {
     },
     async (req) => {
       const accountId = req.caller!.account.id;
-      // Exclusive: two owners demoting each other at once, on any nodes, must leave one.
-      const updated = await store.exclusive(async (tx) => {
-        const current = await tx.getOperator(req.params.id);
-        if (!current || current.account_id !== accountId) throw new HttpError(404, "not_found");
-        if (current.role === "owner" && req.body.role !== "owner" && (await ownersLeftWithout(tx, accountId, current.id)) === 0) {
-          throw new HttpError(409, "last_owner");
-        }
-        return (await tx.updateOperatorRole(accountId, current.id, req.body.role))!;
-      });
+      // Atomic: two owners demoting each other at once, on any nodes, must leave one.
+      const updated = await store.updateOperatorRole(accountId, req.params.id, req.body.role);
+      if (updated === "last_owner") throw new HttpError(409, "last_owner");
+      if (!updated) throw new HttpError(404, "not_found");
       return memberView(updated);
     },
   );
@@ -208,12 +196,9 @@ export function accountRoutes(app: FastifyInstance, opts: AdminOptions): void {
     },
     async (req, reply) => {
       const accountId = req.caller!.account.id;
-      await store.exclusive(async (tx) => {
-        const current = await tx.getOperator(req.params.id);
-        if (!current || current.account_id !== accountId) throw new HttpError(404, "not_found");
-        if (current.role === "owner" && (await ownersLeftWithout(tx, accountId, current.id)) === 0) throw new HttpError(409, "last_owner");
-        await tx.deleteOperator(accountId, current.id);
-      });
+      const removed = await store.deleteOperator(accountId, req.params.id);
+      if (removed === "last_owner") throw new HttpError(409, "last_owner");
+      if (!removed) throw new HttpError(404, "not_found");
       return reply.code(204).send();
     },
   );

@@ -123,9 +123,10 @@ export function audienceRoutes(app: FastifyInstance, opts: AdminOptions): void {
   const editor = requireAccess(opts, "editor");
   const doc = (summary: string) => ({ summary, tags: ["audiences"], security: ADMIN_SECURITY });
 
+  const notFound = (audienceId: string) => new HttpError(404, "not_found", `No audience "${audienceId}" in this account`);
   const load = async (s: Store, accountId: string, audienceId: string): Promise<Audience> => {
     const a = await s.getAudience(accountId, audienceId);
-    if (!a) throw new HttpError(404, "not_found", `No audience "${audienceId}" in this account`);
+    if (!a) throw notFound(audienceId);
     return a;
   };
 
@@ -202,17 +203,16 @@ export function audienceRoutes(app: FastifyInstance, opts: AdminOptions): void {
     async (req) => {
       const accountId = req.caller!.account.id;
       checkCondition(req.body.condition);
-      // Exclusive: an audience deleted meanwhile (on any node) is a 404, not re-created.
-      return await store.exclusive(async (tx) => {
-        const current = await load(tx, accountId, req.params.id);
-        return await tx.saveAudience({
-          id: current.id,
-          account_id: accountId,
-          name: req.body.name,
-          description: req.body.description ?? "",
-          condition: req.body.condition,
-        });
-      });
+      // Atomic: an audience deleted meanwhile (on any node) is a 404, not re-created.
+      const saved = await store.updateAudience(accountId, req.params.id, (current) => ({
+        id: current.id,
+        account_id: accountId,
+        name: req.body.name,
+        description: req.body.description ?? "",
+        condition: req.body.condition,
+      }));
+      if (!saved) throw notFound(req.params.id);
+      return saved;
     },
   );
 
@@ -228,16 +228,11 @@ export function audienceRoutes(app: FastifyInstance, opts: AdminOptions): void {
     },
     async (req, reply) => {
       const accountId = req.caller!.account.id;
-      // Exclusive: no experience saved on another node between the check and the delete can be
+      // Atomic: no experience saved on another node between the check and the delete can be
       // left naming a deleted audience.
-      await store.exclusive(async (tx) => {
-        const current = await load(tx, accountId, req.params.id);
-        const users = (await tx.listExperiences(accountId))
-          .filter((e) => e.rules.some((r) => r.audience_id === current.id))
-          .map((e) => e.name);
-        if (users.length > 0) throw new HttpError(409, "in_use", `Used by: ${users.join(", ")}`);
-        await tx.deleteAudience(accountId, current.id);
-      });
+      const outcome = await store.deleteAudience(accountId, req.params.id);
+      if (!outcome) throw notFound(req.params.id);
+      if ("usedBy" in outcome) throw new HttpError(409, "in_use", `Used by: ${outcome.usedBy.join(", ")}`);
       return reply.code(204).send();
     },
   );

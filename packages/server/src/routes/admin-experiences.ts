@@ -19,7 +19,7 @@ import type {
   ResultsCorrection,
   ResultsEngine,
 } from "@storefit/contract";
-import type { Experience, Store } from "../store/types.js";
+import type { Experience, ExperienceWriteContext, NewExperience, Store } from "../store/types.js";
 import { requireAccess } from "../auth/access.js";
 import { checkExclusionGroup, checkPatterns, checkRules, checkTransition, fromInput, newId, unpublishableReason } from "../admin/experiences.js";
 import { HttpError } from "../http/errors.js";
@@ -130,16 +130,19 @@ export function experienceRoutes(app: FastifyInstance, opts: AdminOptions): void
     return e;
   };
 
-  /** Checks and stores an edited experience; a running one must stay publishable. */
-  const save = async (tx: Store, accountId: string, expId: string, input: ExperienceInput, status: Experience["status"]) => {
-    const next = fromInput(accountId, expId, input, status);
+  /**
+   * An edited experience, checked against the account as committed (run inside the store's
+   * atomic write): its audiences exist, a running one stays publishable, its group share is free.
+   */
+  const check = (ctx: ExperienceWriteContext, next: NewExperience): NewExperience => {
     checkPatterns(next);
-    await checkRules(tx, accountId, next.rules);
-    const reason = status === "running" ? unpublishableReason(next) : null;
+    checkRules(ctx.audienceIds, next.rules);
+    const reason = next.status === "running" ? unpublishableReason(next) : null;
     if (reason) throw new HttpError(409, "not_publishable", `${reason}; pause it before such an edit`);
-    if (status === "running" || status === "paused") await checkExclusionGroup(tx, next);
-    return await tx.saveExperience(next);
+    if (next.status === "running" || next.status === "paused") checkExclusionGroup(ctx.experiences, next);
+    return next;
   };
+  const notFound = (expId: string) => new HttpError(404, "not_found", `No experience "${expId}" in this account`);
 
   app.get(
     "/api/experiences",
@@ -178,10 +181,12 @@ export function experienceRoutes(app: FastifyInstance, opts: AdminOptions): void
       },
     },
     async (req, reply) => {
-      // Exclusive: the audiences its rules name are checked and the experience stored with no
+      // Atomic: the audiences its rules name are checked and the experience stored with no
       // audience deleted in between.
       checkPatterns(req.body);
-      const saved = await store.exclusive((tx) => save(tx, req.caller!.account.id, newId("exp"), req.body, "draft"));
+      const accountId = req.caller!.account.id;
+      const next = fromInput(accountId, newId("exp"), req.body, "draft");
+      const saved = await store.createExperience(next, (ctx) => void check(ctx, next));
       return sendExperience(reply, saved, 201);
     },
   );
@@ -209,11 +214,11 @@ export function experienceRoutes(app: FastifyInstance, opts: AdminOptions): void
     async (req, reply) => {
       const accountId = req.caller!.account.id;
       checkPatterns(req.body);
-      const saved = await store.exclusive(async (tx) => {
-        const current = await load(tx, accountId, req.params.id);
+      const saved = await store.updateExperience(accountId, req.params.id, (current, ctx) => {
         checkIfMatch(req, current);
-        return save(tx, accountId, current.id, req.body, current.status);
+        return check(ctx, fromInput(accountId, current.id, req.body, current.status));
       });
+      if (!saved) throw notFound(req.params.id);
       return sendExperience(reply, saved);
     },
   );
@@ -232,11 +237,11 @@ export function experienceRoutes(app: FastifyInstance, opts: AdminOptions): void
     async (req, reply) => {
       const accountId = req.caller!.account.id;
       checkPatterns(req.body);
-      const saved = await store.exclusive(async (tx) => {
-        const current = await load(tx, accountId, req.params.id);
+      const saved = await store.updateExperience(accountId, req.params.id, (current, ctx) => {
         checkIfMatch(req, current);
-        return save(tx, accountId, current.id, { ...toInput(current), ...req.body }, current.status);
+        return check(ctx, fromInput(accountId, current.id, { ...toInput(current), ...req.body }, current.status));
       });
+      if (!saved) throw notFound(req.params.id);
       return sendExperience(reply, saved);
     },
   );
@@ -253,14 +258,13 @@ export function experienceRoutes(app: FastifyInstance, opts: AdminOptions): void
     },
     async (req, reply) => {
       const accountId = req.caller!.account.id;
-      // Exclusive: an experience published on another node after this check is not deleted.
-      await store.exclusive(async (tx) => {
-        const current = await load(tx, accountId, req.params.id);
+      // Atomic: an experience published on another node after this check is not deleted.
+      const deleted = await store.deleteExperience(accountId, req.params.id, (current) => {
         if (current.status === "running") {
           throw new HttpError(409, "invalid_transition", "Pause or archive a running experience before deleting it");
         }
-        await tx.deleteExperience(accountId, current.id);
       });
+      if (!deleted) throw notFound(req.params.id);
       return reply.code(204).send();
     },
   );
@@ -305,21 +309,21 @@ export function experienceRoutes(app: FastifyInstance, opts: AdminOptions): void
     },
     async (req, reply) => {
       const accountId = req.caller!.account.id;
-      // Exclusive: the experience is written back whole, so an edit committed by another node
+      // Atomic: the experience is written back whole, so an edit committed by another node
       // between this read and this write would otherwise be lost.
-      const saved = await store.exclusive(async (tx) => {
-        const current = await load(tx, accountId, req.params.id);
+      const saved = await store.updateExperience(accountId, req.params.id, (current, ctx) => {
         const to = req.body.status;
         checkTransition(current.status, to);
         if (to === "running") {
           const reason = unpublishableReason(current);
           if (reason) throw new HttpError(409, "not_publishable", reason);
-          await checkExclusionGroup(tx, current);
+          checkExclusionGroup(ctx.experiences, current);
         }
         if (to === current.status) return current;
         const { created_at: _c, updated_at: _u, ...rest } = current;
-        return await tx.saveExperience({ ...rest, status: to });
+        return { ...rest, status: to };
       });
+      if (!saved) throw notFound(req.params.id);
       return sendExperience(reply, saved);
     },
   );

@@ -320,7 +320,7 @@ export async function seedDemo(
     const stored = existing.settings.site_origins;
     const moved = !!options.siteOrigins && !!stored && stored.every(isDemoSiteOrigin) && stored.join() !== siteOrigins.join();
     if (!stored || moved) {
-      await store.updateAccount(existing.id, { settings: { ...existing.settings, site_origins: siteOrigins } });
+      await store.updateAccount(existing.id, (current) => ({ settings: { ...current.settings, site_origins: siteOrigins } }));
     }
     return { created: false };
   }

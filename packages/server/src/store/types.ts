@@ -168,7 +168,7 @@ export type EventFilter = {
   after?: number;
 };
 
-/** A visitor as the service has recorded them (Store.touchVisitor). */
+/** A visitor as the service has recorded them (first and last seen, from their client calls). */
 export type VisitorRecord = { user_id: string; user_customer_id: string; first_seen: string; last_seen: string };
 
 export type Exposure = ConfigSummary & { probability?: number | null; split?: string | null; forced?: boolean };
@@ -243,24 +243,30 @@ export type GoalSums = {
 };
 
 /**
- * A value or its promise. SQLite (better-sqlite3) answers synchronously, a database over the
- * network would answer with promises: callers await every call, and either fits.
+ * A value or its promise. SQLite (better-sqlite3) answers synchronously, PostgreSQL with
+ * promises: callers await every call, and either fits.
  */
 export type Awaitable<T> = T | Promise<T>;
 
-export interface Store {
-  /** Applies pending numbered migrations; safe to call on every start. */
-  migrate(): Awaitable<void>;
-  close(): Awaitable<void>;
-  /**
-   * Runs `fn` in one write transaction that every other writer, on any node, waits for: what
-   * `fn` reads through `tx` is the latest committed state, and nothing commits between those
-   * reads and `fn`'s writes (read, check, write: If-Match, status transitions). A throw rolls
-   * back. `fn` uses `tx` (a database's transaction is bound to one connection) and awaits
-   * nothing but `tx`'s calls; while it runs, other callers' calls wait (SqliteStore.call).
-   */
-  exclusive<T>(fn: (tx: Store) => Promise<T>): Promise<T>;
+/**
+ * What an experience write is checked against, read inside the write's own transaction: the
+ * account's experiences as committed (the one being written included, as it was) and the ids of
+ * its audiences.
+ */
+export type ExperienceWriteContext = {
+  experiences: readonly Experience[];
+  audienceIds: ReadonlySet<string>;
+};
 
+// The atomic operations below take a check or a change from the caller (the admin API's rules
+// stay in admin/): a synchronous function that sees the state read in the operation's own
+// transaction and answers what to write, or throws to refuse (nothing is written; the store
+// rethrows). It cannot await, so no transaction ever waits on the caller: SQLite runs the whole
+// operation in one synchronous db.transaction; PostgreSQL in one transaction on one pooled
+// connection that first locks the account's row, so that writers of one account, on any node,
+// take turns (docs/storage.md).
+
+export interface AccountStore {
   createAccount(account: NewAccount): Awaitable<Account>;
   getAccountByClientKey(clientKey: string): Awaitable<Account | null>;
   getAccount(id: string): Awaitable<Account | null>;
@@ -268,15 +274,29 @@ export interface Store {
   getAccountRevision(clientKey: string): Awaitable<{ id: string; revision: number } | null>;
   /** The account, its showable experiences and audiences, read in one transaction. */
   loadAccountSnapshot(accountId: string): Awaitable<AccountSnapshot | null>;
-  updateAccount(id: string, patch: { name?: string; settings?: AccountSettings }): Awaitable<Account | null>;
+  /**
+   * Atomic: `change` sees the account as committed and answers the fields to write (a settings
+   * patch is merged into `current.settings` there, so a concurrent patch of another field is
+   * kept). Null: no such account.
+   */
+  updateAccount(id: string, change: (current: Account) => { name?: string; settings?: AccountSettings }): Awaitable<Account | null>;
+  /**
+   * A secret of this installation by name (migration 10): the stored value, or `make()`'s stored
+   * first. Every node reads the same value.
+   */
+  serviceSecret(name: string, make: () => string): Awaitable<string>;
+}
 
-  createOperator(operator: Operator): Awaitable<void>;
+export interface MemberStore {
+  /** Atomic: false, and nothing written, when an operator with this email exists. */
+  createOperator(operator: Operator): Awaitable<boolean>;
   getOperatorByEmail(email: string): Awaitable<Operator | null>;
   getOperator(id: string): Awaitable<Operator | null>;
   listOperators(accountId: string): Awaitable<Operator[]>;
-  updateOperatorRole(accountId: string, id: string, role: Role): Awaitable<Operator | null>;
-  /** Removes the operator and their sessions. */
-  deleteOperator(accountId: string, id: string): Awaitable<boolean>;
+  /** Atomic, keeping the last owner: "last_owner" (nothing written) when no owner would be left. Null: no such member. */
+  updateOperatorRole(accountId: string, id: string, role: Role): Awaitable<Operator | "last_owner" | null>;
+  /** Removes the member and their sessions, keeping the last owner as updateOperatorRole does. False: no such member. */
+  deleteOperator(accountId: string, id: string): Awaitable<boolean | "last_owner">;
 
   createSession(tokenHash: string, operatorId: string, csrfToken: string, expiresAt: number): Awaitable<void>;
   getSession(tokenHash: string, now: number): Awaitable<{ operator_id: string; csrf_token: string } | null>;
@@ -288,42 +308,59 @@ export interface Store {
   /** A key that is not revoked, marked as used at `now`. */
   useSecretKey(keyHash: string, now: string): Awaitable<SecretKeyRecord | null>;
   revokeSecretKey(accountId: string, id: string, now: string): Awaitable<boolean>;
+}
 
+export interface ExperienceStore {
+  /** Atomic: stores `next` (a new id) unless `check` throws. */
+  createExperience(next: NewExperience, check: (ctx: ExperienceWriteContext) => void): Awaitable<Experience>;
   /**
-   * A secret of this installation by name (migration 10): the stored value, or `make()`'s stored
-   * first. Every node reads the same value.
+   * Atomic read-check-write of one experience (If-Match, status changes, rule checks): `change`
+   * answers the experience to store, or `current` itself to write nothing. A rule whose
+   * variations changed loses its assignments (as saveExperience). Null: no such experience.
    */
-  serviceSecret(name: string, make: () => string): Awaitable<string>;
-
-  /** Inserts or replaces (by id, within the account) an experience. */
+  updateExperience(
+    accountId: string,
+    id: string,
+    change: (current: Experience, ctx: ExperienceWriteContext) => NewExperience | Experience,
+  ): Awaitable<Experience | null>;
+  /** Atomic: deletes the experience and its assignments unless `check` throws; exposures and events stay. False: no such experience. */
+  deleteExperience(accountId: string, id: string, check: (current: Experience) => void): Awaitable<boolean>;
+  /** Inserts or replaces, unchecked: for seeds. */
   saveExperience(experience: NewExperience): Awaitable<Experience>;
   getExperience(accountId: string, id: string): Awaitable<Experience | null>;
   listExperiences(accountId: string): Awaitable<Experience[]>;
   listRunningExperiences(accountId: string): Awaitable<Experience[]>;
-  /** Deletes the experience and its assignments; exposures and events stay (they happened). */
-  deleteExperience(accountId: string, id: string): Awaitable<boolean>;
 
+  /** Inserts or replaces, unchecked (a new audience, and seeds). */
   saveAudience(audience: NewAudience): Awaitable<Audience>;
+  /** Atomic: replaces an audience that still exists with `change(current)`. Null: no such audience. */
+  updateAudience(accountId: string, id: string, change: (current: Audience) => NewAudience): Awaitable<Audience | null>;
+  /** Atomic: deletes it unless an experience's rule names it (then `usedBy`: their names). Null: no such audience. */
+  deleteAudience(accountId: string, id: string): Awaitable<{ deleted: true } | { usedBy: string[] } | null>;
   getAudience(accountId: string, id: string): Awaitable<Audience | null>;
   listAudiences(accountId: string): Awaitable<Audience[]>;
-  deleteAudience(accountId: string, id: string): Awaitable<boolean>;
+}
 
-  /** Records the visitor (first and last seen). */
-  touchVisitor(accountId: string, userId: string, user: User, now: string): Awaitable<void>;
-  countVisitors(accountId: string): Awaitable<number>;
-
+export interface VisitorStore {
   /** The visitor's sticky assignments, by `assignmentKey` (experience and rule). */
   getAssignments(accountId: string, userId: string): Awaitable<Map<string, Assignment>>;
-  countAssignments(accountId: string): Awaitable<number>;
+  /** The first of these user ids that the service has recorded as a visitor, or null. */
+  findVisitor(accountId: string, userIds: readonly string[]): Awaitable<VisitorRecord | null>;
+  /** The newest `limit` exposures of these visitors (user ids), newest first (a visitor's timeline). */
+  listVisitorExposures(accountId: string, userIds: readonly string[], limit: number): Awaitable<StoredExposure[]>;
+}
 
+export interface ClientWriteStore {
   /**
    * The writes of client API requests, applied in order in one transaction (all or none), with
    * one result per write. The service groups concurrent requests' writes here (group commit).
+   * Events are idempotent on (account, insert_id) and summaries on their natural key: a
+   * repeated one counts as a duplicate, stored once.
    */
   commitClientWrites(writes: readonly ClientWrite[]): Awaitable<InsertResult[]>;
+}
 
-  /** Idempotent on (account, insert_id): a repeated event counts as a duplicate, stored once. */
-  insertEvents(accountId: string, userId: string, events: readonly TrackedEvent[], now: string): Awaitable<InsertResult>;
+export interface EventStore {
   /** The account's events, or those matching `filter`. */
   countEvents(accountId: string, filter?: EventFilter): Awaitable<number>;
   /** Whether an event with this insert id is stored in the account. */
@@ -333,21 +370,15 @@ export interface Store {
    * oldest after it, still newest first.
    */
   listEvents(accountId: string, limit: number, filter?: EventFilter): Awaitable<StoredEvent[]>;
-  /** The first of these user ids that the service has recorded as a visitor, or null. */
-  findVisitor(accountId: string, userIds: readonly string[]): Awaitable<VisitorRecord | null>;
-  /** The newest `limit` exposures of these visitors (user ids), newest first (a visitor's timeline). */
-  listVisitorExposures(accountId: string, userIds: readonly string[], limit: number): Awaitable<StoredExposure[]>;
+}
 
-  /** Idempotent on the summary's natural key (a summary has no insert id). */
-  insertExposures(accountId: string, exposures: readonly Exposure[], now: string): Awaitable<InsertResult>;
-  countExposures(accountId: string): Awaitable<number>;
-  listExposures(accountId: string, limit: number): Awaitable<StoredExposure[]>;
+export interface ResultsStore {
   /** Distinct visitors (user_id) exposed to one experience, in all and per variation. */
   exposureVisitors(accountId: string, experienceId: string, range?: ResultsRange): Awaitable<{ distinct: number; byVariation: VariationVisitors[] }>;
   /**
    * What an account's results depend on besides the experience and the query (results/cache.ts):
    * the account's revision, its last event's seq and the last exposure's seq (0: none). Cheap: no
-   * scan.
+   * scan. Seqs only grow.
    */
   resultsVersion(accountId: string): Awaitable<{ revision: number; eventSeq: number; exposureSeq: number }>;
   /**
@@ -360,9 +391,26 @@ export interface Store {
   pageVisitors(accountId: string, range: ResultsRange, pages: readonly { domain: string; page_path: string }[]): Awaitable<number>;
   /** The experience's results as sufficient statistics, read in one consistent snapshot. */
   resultsAggregate(accountId: string, experienceId: string, goals: readonly GoalDefinition[], range?: ResultsRange): Awaitable<ResultsAggregate>;
-
-  addDevices(accountId: string, devices: readonly DeviceRecord[], now: string): Awaitable<InsertResult>;
-  countDevices(accountId: string): Awaitable<number>;
-  addAlert(accountId: string, alert: unknown, now: string): Awaitable<void>;
-  countAlerts(accountId: string): Awaitable<number>;
 }
+
+/** The one storage interface of the service: what the service uses, by concern. */
+export interface Store extends AccountStore, MemberStore, ExperienceStore, VisitorStore, ClientWriteStore, EventStore, ResultsStore {
+  /** Applies pending numbered migrations; safe to call on every start. */
+  migrate(): Awaitable<void>;
+  close(): Awaitable<void>;
+}
+
+/** Tables whose rows StoreInspection.countRows counts for one account. */
+export type CountedTable = "visitors" | "assignments" | "events" | "exposures" | "devices" | "alerts";
+
+/** What tests and benchmarks read besides the service's interface. Each backend implements it. */
+export interface StoreInspection {
+  countRows(table: CountedTable, accountId: string): Awaitable<number>;
+  /** The newest `limit` exposures of the account, newest first. */
+  listExposures(accountId: string, limit: number): Awaitable<StoredExposure[]>;
+  /** The numbers of the migrations applied, ascending. */
+  appliedMigrations(): Awaitable<number[]>;
+}
+
+/** A store interface as a synchronous backend implements it (SQLite): every method answers at once. */
+export type Sync<T> = { [K in keyof T]: T[K] extends (...args: infer A) => infer R ? (...args: A) => Exclude<R, Promise<unknown>> : T[K] };

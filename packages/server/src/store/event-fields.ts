@@ -1,0 +1,60 @@
+// What both backends store beside an event's JSON, in columns of its own (migration 9 on
+// SQLite): results and the events list read these, never the JSON, so no stored event can fail
+// their queries (docs/security.md).
+
+import type { GoalKind, TrackedEvent } from "@storefit/contract";
+
+/** An event's name (results, the events list's search): its `name`, else what follows the first "|" of event_customer_id (spec §5 `domain|name`). */
+export function eventName(e: Pick<TrackedEvent, "name" | "event_customer_id">): string {
+  if (typeof e.name === "string") return e.name;
+  const id = String(e.event_customer_id);
+  return id.slice(id.indexOf("|") + 1);
+}
+
+/** SQLite's reading of text as REAL (CAST): optional blanks, then the longest decimal number at the start. */
+const LEADING_NUMBER = /^[ \t\n\v\f\r]*([+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)/;
+
+/**
+ * A REVENUE event's amount (docs/results.md): properties.revenue_amount when it is a finite
+ * number > 0, or text that starts with one (read as SQLite's CAST reads it, as the results did
+ * before the column: migration 9's backfill uses CAST itself); anything else counts 0.
+ */
+export function revenueAmount(value: unknown): number {
+  let n = 0;
+  if (typeof value === "number") n = value;
+  else if (typeof value === "string") n = Number(LEADING_NUMBER.exec(value)?.[1] ?? 0);
+  return n > 0 && Number.isFinite(n) ? n : 0;
+}
+
+/** The revenue_amount column of an event. */
+export const eventRevenue = (e: TrackedEvent): number => (e.event_type === "REVENUE" ? revenueAmount(e.properties?.revenue_amount) : 0);
+
+/** The page_path column of an event. */
+export const eventPagePath = (e: TrackedEvent): string | null => {
+  const p = e.properties?.page_path;
+  return typeof p === "string" ? p : null;
+};
+
+/** The event type each goal kind counts (spec §3 "Event"). */
+export const GOAL_EVENT_TYPES: Record<GoalKind, string> = {
+  page_view: "PAGE",
+  click: "CLICK",
+  form_submit: "FORM",
+  track: "TRACK",
+  revenue: "REVENUE",
+};
+
+/** Event types whose events have a name a goal can ask for. */
+export const NAMED_TYPES = ["CLICK", "FORM", "TRACK"];
+
+/** The last millisecond of year 9999: a browser clock beyond it (or before 1970) has no day. */
+export const MAX_DATE_MS = 253_402_300_799_999;
+
+/** A stored event's JSON; a row that no longer parses is shown by its columns (the events list never fails on one row). */
+export function parseStoredEvent(r: Record<string, unknown>): TrackedEvent {
+  try {
+    return (typeof r.event_json === "string" ? JSON.parse(r.event_json) : r.event_json) as TrackedEvent;
+  } catch {
+    return { event_type: r.event_type as string, event_customer_id: r.event_customer_id as string, insert_id: r.insert_id as string, event_timestamp: Number(r.event_timestamp) };
+  }
+}

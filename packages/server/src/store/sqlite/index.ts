@@ -1,0 +1,43 @@
+// The Store on SQLite (better-sqlite3): synchronous, in-process, one file in DATA_DIR; the
+// default for `npm start`. One module per concern; each answers synchronously, which the
+// `Awaitable` interface allows.
+
+import { MIGRATIONS } from "../migrations.js";
+import type { Store, StoreInspection, Sync } from "../types.js";
+import { sqliteAccounts } from "./accounts.js";
+import { sqliteClientWrites } from "./client-writes.js";
+import { SqliteDb } from "./db.js";
+import { sqliteEvents } from "./events.js";
+import { sqliteExperiences } from "./experiences.js";
+import { sqliteInspection } from "./inspection.js";
+import { sqliteResults } from "./results.js";
+
+/** Synchronous: tests read its answers without awaiting. `sqlite`: the connection, for tests and tools. */
+export type SqliteStore = Sync<Store & StoreInspection> & { readonly sqlite: SqliteDb };
+
+/** Opens (or creates) the database in `file`, or a throwaway one for ":memory:". Call `migrate()` before use. */
+export function openSqliteStore(file: string): SqliteStore {
+  const d = new SqliteDb(file);
+  return {
+    migrate(): void {
+      d.db.exec("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)");
+      const done = new Set(d.db.prepare("SELECT version FROM schema_migrations").pluck(true).all() as number[]);
+      for (const m of MIGRATIONS) {
+        if (done.has(m.version)) continue;
+        d.write(() => {
+          d.db.exec(m.sql);
+          d.db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)").run(m.version, m.name, new Date().toISOString());
+        });
+      }
+      d.forgetStatements();
+    },
+    close: () => d.close(),
+    sqlite: d,
+    ...sqliteAccounts(d),
+    ...sqliteExperiences(d),
+    ...sqliteClientWrites(d),
+    ...sqliteEvents(d),
+    ...sqliteResults(d),
+    ...sqliteInspection(d),
+  };
+}

@@ -1,0 +1,306 @@
+// The results' reads (docs/results.md), on SQLite: exposures and goal sums per variation and
+// day, the results cache's version, and the page views of the diagnostics.
+
+import { matchDomain, matchPagePath } from "@storefit/contract";
+import type { GoalDefinition } from "@storefit/contract";
+import type { ExposureDay, GoalSums, PageViews, ResultsAggregate, ResultsRange, ResultsStore, Sync, VariationVisitors } from "../types.js";
+import { GOAL_EVENT_TYPES, MAX_DATE_MS, NAMED_TYPES } from "../event-fields.js";
+import { count } from "./db.js";
+import type { SqlParams, SqliteDb } from "./db.js";
+
+/**
+ * The results aggregation (docs/results.md). One pass over the account's events keeps the
+ * candidates of every goal (`scan`: events of the goals' types, on the goal pages' paths, with a
+ * goal's name), then:
+ *  - hits: each candidate with every goal it matches (the goal's own name, paths and domain);
+ *  - placed: each hit with its visitor's first exposure to the experience (variation, moment);
+ *  - per_visitor: per visitor and goal, post/pre flags, capped revenue, orders, first conversion;
+ *  - the outer query sums those per goal, variation and day of first conversion.
+ * The exposures are summed apart (EXPOSURE_DAYS_SQL): visitors per variation and day.
+ *
+ * No index on events serves this: one on (account, type, page path) cut the rate of a bare
+ * event insert loop to about half, on the client API's hot path, for a query the dashboard runs
+ * now and then (docs/benchmarks.md, "Results").
+ */
+const FIRST_EXPOSURES = `
+  ranked AS (
+    SELECT seq, user_id, variation_id, requested_time AS t, probability,
+           row_number() OVER (PARTITION BY user_id ORDER BY requested_time, variation_id) AS rn
+    FROM exposures
+    WHERE account_id = @account AND experience_id = @experience AND user_id IS NOT NULL AND forced = 0
+  ),
+  first AS (SELECT seq, user_id, variation_id, t, probability FROM ranked WHERE rn = 1 AND t >= @from_ms AND t < @to_ms)`;
+
+/**
+ * A visitor's first exposure to the experience, for a row `h` with a user_id: the same order as
+ * FIRST_EXPOSURES (requested_time; at the same millisecond, the smallest variation id), one seek
+ * in the index of migration 4.
+ */
+const FIRST_OF_VISITOR = (column: "requested_time" | "variation_id") => `(
+  SELECT x.${column} FROM exposures x
+  WHERE x.account_id = @account AND x.experience_id = @experience AND x.user_id = h.user_id AND x.forced = 0
+  ORDER BY x.requested_time, x.variation_id LIMIT 1)`;
+
+/**
+ * An event's name and a REVENUE event's amount are read from their columns (migration 9, filled
+ * by `writeEvents`), never from event_json: a stored event that SQLite's JSON parser refuses
+ * (nested too deep) must not fail the queries that read the others.
+ */
+const EVENT_NAME = "e.event_name";
+const REVENUE_AMOUNT = "e.revenue_amount";
+
+/**
+ * The goal sums statement and its parameters. `pagePaths` are the account's distinct PAGE paths:
+ * the contract's page matcher (normalisation, query parts, regular expressions: what the
+ * storefront script does) picks each page goal's paths among them.
+ */
+function goalSumsQuery(
+  goals: readonly GoalDefinition[],
+  pagePaths: readonly string[],
+  base: SqlParams,
+): { sql: string; params: SqlParams; goalPaths: Map<string, Set<string>> } {
+  const params: SqlParams = { ...base };
+  const goalPaths = new Map<string, Set<string>>();
+  const rows: string[] = [];
+  const allPaths = new Set<string>();
+  const namesByType = new Map<string, Set<string> | "any">();
+  let revenue = false;
+  goals.forEach((g, i) => {
+    const type = GOAL_EVENT_TYPES[g.kind];
+    params[`goal${i}`] = g.id;
+    params[`type${i}`] = type;
+    params[`name${i}`] = null;
+    params[`paths${i}`] = null;
+    params[`domain${i}`] = null;
+    params[`cap${i}`] = g.kind === "revenue" && g.revenue_cap !== undefined ? g.revenue_cap : null;
+    if (g.kind === "page_view") {
+      const page = g.page ?? { page_path: "", page_match: "exact_match" as const };
+      const paths = pagePaths.filter((p) => matchPagePath(page.page_match, page.page_path, p));
+      for (const p of paths) allPaths.add(p);
+      params[`paths${i}`] = paths.length;
+      goalPaths.set(g.id, new Set(paths));
+      params[`domain${i}`] = page.domain || null;
+    } else if (g.kind === "revenue") {
+      revenue = true;
+    } else {
+      const names = namesByType.get(type);
+      if (!g.event_name) namesByType.set(type, "any");
+      else if (names !== "any") namesByType.set(type, (names ?? new Set()).add(g.event_name));
+      params[`name${i}`] = g.event_name || null;
+    }
+    rows.push(`(@goal${i}, @type${i}, @name${i}, @paths${i}, @domain${i}, @cap${i})`);
+  });
+  // The one pass's filter: each type's events, narrowed to goal pages or goal names.
+  const kept: string[] = [];
+  if (goals.some((g) => g.kind === "page_view")) {
+    params.all_paths = JSON.stringify([...allPaths]);
+    kept.push("(e.event_type = 'PAGE' AND e.page_path IN (SELECT value FROM json_each(@all_paths)))");
+  }
+  for (const [type, names] of namesByType) {
+    if (names === "any") {
+      kept.push(`e.event_type = '${type}'`);
+    } else {
+      params[`names_${type}`] = JSON.stringify([...names]);
+      kept.push(`(e.event_type = '${type}' AND ${EVENT_NAME} IN (SELECT value FROM json_each(@names_${type})))`);
+    }
+  }
+  if (revenue) kept.push("e.event_type = 'REVENUE'");
+  const sql = `
+    WITH goals (goal_id, event_type, name, paths, domain, cap) AS (VALUES ${rows.join(", ")}),
+    scan AS MATERIALIZED (
+      SELECT e.user_id, e.event_timestamp AS ts, e.event_type, e.page_path AS path, e.domain,
+             CASE WHEN e.event_type IN ('${NAMED_TYPES.join("', '")}') THEN ${EVENT_NAME} END AS name,
+             CASE WHEN e.event_type = 'REVENUE' THEN ${REVENUE_AMOUNT} ELSE 0 END AS amount
+      FROM events e
+      WHERE e.account_id = @account AND e.event_timestamp < @to_ms AND (${kept.join(" OR ")})
+    ),
+    hits AS MATERIALIZED (
+      SELECT s.user_id, s.ts, g.goal_id, g.cap, s.amount
+      FROM scan s JOIN goals g ON g.event_type = s.event_type
+      WHERE (g.name IS NULL OR g.name = s.name)
+        AND (g.paths IS NULL OR storefit_goal_path(g.goal_id, s.path) = 1)
+        AND (g.domain IS NULL OR storefit_domain_match(s.domain, g.domain) = 1)
+    ),
+    -- Each hit gets its visitor's first exposure by an index seek: the hits are few (goal events)
+    -- next to the experience's visitors, and no join plan is left to SQLite's row estimates
+    -- (a nested scan of two CTEs was seen: quadratic). Materialized: otherwise SQLite repeats
+    -- the seek for every use of t below.
+    placed AS MATERIALIZED (
+      SELECT h.user_id, h.goal_id, h.cap, h.amount, h.ts,
+             ${FIRST_OF_VISITOR("requested_time")} AS t,
+             ${FIRST_OF_VISITOR("variation_id")} AS variation_id
+      FROM hits h
+    ),
+    per_visitor AS (
+      SELECT variation_id, goal_id, cap,
+             max(CASE WHEN ts >= t THEN 1 ELSE 0 END) AS post,
+             max(CASE WHEN ts < t THEN 1 ELSE 0 END) AS pre,
+             min(CASE WHEN ts >= t THEN ts END) AS first_ts,
+             sum(CASE WHEN ts >= t THEN 1 ELSE 0 END) AS orders,
+             sum(CASE WHEN ts >= t THEN amount ELSE 0 END) AS post_amount,
+             sum(CASE WHEN ts < t THEN amount ELSE 0 END) AS pre_amount
+      FROM placed
+      WHERE t >= @from_ms AND t < @to_ms
+      GROUP BY user_id, variation_id, goal_id, cap
+    ),
+    capped AS (
+      SELECT variation_id, goal_id, post, pre, first_ts, orders,
+             CASE WHEN cap IS NOT NULL AND post_amount > cap THEN cap ELSE post_amount END AS v,
+             CASE WHEN cap IS NOT NULL AND pre_amount > cap THEN cap ELSE pre_amount END AS pv
+      FROM per_visitor
+    )
+    SELECT goal_id, variation_id,
+           CASE WHEN first_ts BETWEEN 0 AND ${MAX_DATE_MS} THEN date(first_ts / 1000, 'unixepoch') END AS date,
+           count(*) AS visitors, sum(post) AS post, sum(pre) AS pre, sum(post * pre) AS post_pre,
+           sum(v) AS value, sum(v * v) AS value_squares, sum(pv) AS pre_value, sum(pv * pv) AS pre_value_squares,
+           sum(v * pv) AS value_pre_value, sum(orders) AS orders, sum(orders * orders) AS orders_squares,
+           sum(v * orders) AS value_orders
+    FROM capped
+    GROUP BY goal_id, variation_id, date
+    ORDER BY goal_id, variation_id, date`;
+  return { sql, params, goalPaths };
+}
+
+/** The account's distinct PAGE paths among its events after `after` (seq), up to `upTo`. */
+const NEW_PAGE_PATHS_SQL = `
+  SELECT DISTINCT page_path FROM events
+  WHERE account_id = @account AND seq > @after AND seq <= @upTo AND event_type = 'PAGE' AND page_path IS NOT NULL`;
+
+/** Page paths remembered per account (see `pagePaths`); beyond these, the paths are read again each time. */
+const PAGE_PATH_CACHE_ACCOUNTS = 64;
+const PAGE_PATH_CACHE_PATHS = 50_000;
+
+/**
+ * A results range as statement parameters. An open bound is the largest double: SQLite compares
+ * it with integers by value, so even a browser clock far beyond year 9999 (1e18) stays inside.
+ */
+const rangeParams = (range: ResultsRange) => ({
+  from_ms: range.from_ms ?? -Number.MAX_VALUE,
+  to_ms: range.to_ms ?? Number.MAX_VALUE,
+});
+
+/**
+ * Days as whole UTC days since the epoch (the text date is made once per group, in JS). The split
+ * is not in the index (a seventh column there slows every exposure insert): it is read by rowid
+ * for each visitor's first exposure only.
+ */
+const EXPOSURE_DAYS_SQL = `
+  WITH ${FIRST_EXPOSURES}
+  SELECT f.variation_id, CASE WHEN f.t BETWEEN 0 AND ${MAX_DATE_MS} THEN f.t / 86400000 END AS day,
+         (SELECT x.split FROM exposures x WHERE x.seq = f.seq) AS split, count(*) AS visitors,
+         coalesce(sum(f.probability), 0) AS probability_sum, count(f.probability) AS probability_count
+  FROM first f
+  GROUP BY f.variation_id, day, split
+  ORDER BY f.variation_id, day, split`;
+
+export function sqliteResults(d: SqliteDb): Sync<ResultsStore> {
+  /** During a results statement: goal id → the page paths that match the goal page. */
+  let goalPaths = new Map<string, Set<string>>();
+  /** Per account, its distinct PAGE paths among the events up to `seq` (results: goal pages). */
+  const pagePathCache = new Map<string, { seq: number; paths: Set<string> }>();
+  // Whether a page path matches a goal page: a set lookup per candidate event (a JSON list of
+  // paths per goal in SQL was parsed again for every row: quadratic in paths).
+  d.db.function("storefit_goal_path", { deterministic: false }, (goalId: unknown, path: unknown) =>
+    typeof goalId === "string" && typeof path === "string" && goalPaths.get(goalId)?.has(path) ? 1 : 0,
+  );
+  // A goal page's domain (contract matchDomain: case, ports and `*.` wildcards).
+  d.db.function("storefit_domain_match", { deterministic: true }, (domain: unknown, pattern: unknown) =>
+    typeof domain === "string" && typeof pattern === "string" && matchDomain(domain, pattern) ? 1 : 0,
+  );
+
+  /**
+   * The account's distinct PAGE paths, as of this transaction. Listing them reads every event of
+   * the account — as long as a bare count — so a node remembers them with the last seq read and
+   * next time reads only the events stored since. Events are only ever added, and SQLite commits
+   * one writer at a time, so a seq below the remembered one can never appear later.
+   */
+  const pagePaths = (accountId: string): Set<string> => {
+    const upTo = (d.sql("SELECT max(seq) FROM events WHERE account_id = ?").pluck(true).get(accountId) as number | null) ?? 0;
+    const known = pagePathCache.get(accountId);
+    const paths = new Set(known?.paths);
+    for (const p of d.sql(NEW_PAGE_PATHS_SQL).pluck(true).all({ account: accountId, after: known?.seq ?? 0, upTo }) as string[]) paths.add(p);
+    pagePathCache.delete(accountId);
+    if (paths.size <= PAGE_PATH_CACHE_PATHS) {
+      if (pagePathCache.size >= PAGE_PATH_CACHE_ACCOUNTS) pagePathCache.delete(pagePathCache.keys().next().value!);
+      pagePathCache.set(accountId, { seq: upTo, paths });
+    }
+    return paths;
+  };
+
+  return {
+  exposureVisitors(accountId: string, experienceId: string, range: ResultsRange = {}): { distinct: number; byVariation: VariationVisitors[] } {
+    const params = { account: accountId, experience: experienceId, ...rangeParams(range) };
+    const inRange = "requested_time >= @from_ms AND requested_time < @to_ms";
+    const distinct = count(
+      d.sql(`SELECT count(DISTINCT user_id) AS n FROM exposures WHERE account_id = @account AND experience_id = @experience AND forced = 0 AND ${inRange}`).get(params),
+    );
+    const byVariation = d.sql(
+      `SELECT variation_id, count(DISTINCT user_id) AS visitors FROM exposures
+       WHERE account_id = @account AND experience_id = @experience AND user_id IS NOT NULL AND forced = 0 AND ${inRange}
+       GROUP BY variation_id ORDER BY variation_id`,
+    ).all(params) as VariationVisitors[];
+    return { distinct, byVariation };
+  },
+
+  /**
+   * The account's events by the (account, seq) index. Exposures have no index by account and seq
+   * (one more index on the summaries' path), so the last exposure of any account is taken: the
+   * max of the rowid, one seek. Another account's exposure then only costs a recomputation.
+   */
+  resultsVersion(accountId: string): { revision: number; eventSeq: number; exposureSeq: number } {
+    const row = d.sql(
+      `SELECT (SELECT revision FROM accounts WHERE id = @account) AS revision,
+              (SELECT max(seq) FROM events WHERE account_id = @account) AS eventSeq,
+              (SELECT max(seq) FROM exposures) AS exposureSeq`,
+    ).get({ account: accountId }) as { revision: number | null; eventSeq: number | null; exposureSeq: number | null };
+    return { revision: row.revision ?? 0, eventSeq: row.eventSeq ?? 0, exposureSeq: row.exposureSeq ?? 0 };
+  },
+
+  resultsAggregate(accountId: string, experienceId: string, goals: readonly GoalDefinition[], range: ResultsRange = {}): ResultsAggregate {
+    const experience = { account: accountId, experience: experienceId, ...rangeParams(range) };
+    // One snapshot: the exposures, the page paths and the goal sums see the same rows.
+    return d.read((): ResultsAggregate => {
+      const exposures = (d.sql(EXPOSURE_DAYS_SQL).all(experience) as (Omit<ExposureDay, "date"> & { day: number | null })[]).map(
+        ({ day, ...x }): ExposureDay => ({ ...x, date: day === null ? null : new Date(day * 86_400_000).toISOString().slice(0, 10) }),
+      );
+      if (!goals.length) return { exposures, goals: [] };
+      const paths = goals.some((g) => g.kind === "page_view") ? [...pagePaths(accountId)] : [];
+      const query = goalSumsQuery(goals, paths, experience);
+      // Read by storefit_goal_path during this statement (better-sqlite3 runs it synchronously).
+      goalPaths = query.goalPaths;
+      try {
+        // Not cached: the text depends on the goals (preparing costs far less than the query).
+        return { exposures, goals: d.db.prepare(query.sql).all(query.params) as GoalSums[] };
+      } finally {
+        goalPaths = new Map();
+      }
+    });
+  },
+
+  pageViews(accountId: string, range: ResultsRange, limit: number): PageViews {
+    const params = { account: accountId, ...rangeParams(range), limit };
+    const where = "account_id = @account AND event_type = 'PAGE' AND event_timestamp >= @from_ms AND event_timestamp < @to_ms";
+    return d.read(
+      (): PageViews => ({
+        byDomain: d.sql(`SELECT domain, count(*) AS views FROM events WHERE ${where} GROUP BY domain ORDER BY views DESC`).all(params) as PageViews["byDomain"],
+        pages: d.sql(
+          `SELECT domain, page_path, count(*) AS views FROM events WHERE ${where} AND page_path IS NOT NULL
+           GROUP BY domain, page_path ORDER BY views DESC, domain, page_path LIMIT @limit`,
+        ).all(params) as PageViews["pages"],
+      }),
+    );
+  },
+
+  pageVisitors(accountId: string, range: ResultsRange, pages: readonly { domain: string; page_path: string }[]): number {
+    if (!pages.length) return 0;
+    return count(
+      d.sql(
+        // One pass over the account's events; the pages become a lookup table (IN with a subquery).
+        `SELECT count(DISTINCT e.user_id) AS n FROM events e
+         WHERE e.account_id = @account AND e.event_type = 'PAGE' AND e.event_timestamp >= @from_ms AND e.event_timestamp < @to_ms
+           AND (e.domain, e.page_path) IN (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(@pages))`,
+      ).get({ account: accountId, ...rangeParams(range), pages: JSON.stringify(pages.map((p) => [p.domain, p.page_path])) }),
+    );
+  },
+  };
+}
