@@ -1,0 +1,37 @@
+// The Store on PostgreSQL (node-postgres, one pool per node): for several stateless nodes on one
+// database. One module per concern, each a function of the pool answering its methods; every
+// method answers a promise. Atomic operations are one transaction on one pooled connection that
+// first locks the account's row (db.ts), so no transaction ever waits on the caller.
+
+import type { Store, StoreInspection } from "../types.js";
+import { postgresAccounts } from "./accounts.js";
+import { postgresClientWrites } from "./client-writes.js";
+import { openPool } from "./db.js";
+import { postgresEvents } from "./events.js";
+import { postgresExperiences } from "./experiences.js";
+import { postgresInspection } from "./inspection.js";
+import { migrate } from "./migrations.js";
+import { postgresResults } from "./results.js";
+
+export type PostgresStore = Store & StoreInspection;
+
+/** Connections per node unless told: the client API's group commit uses one, the admin API and the results the rest. */
+const DEFAULT_POOL_SIZE = 10;
+
+/**
+ * A store on the database at `url` (postgres://user:password@host:port/database). No connection
+ * is made until the first call; call `migrate()` before use.
+ */
+export async function openPostgresStore(url: string, opts: { poolSize?: number } = {}): Promise<PostgresStore> {
+  const pool = openPool(url, opts.poolSize ?? DEFAULT_POOL_SIZE);
+  return {
+    migrate: () => migrate(pool),
+    close: () => pool.end(),
+    ...postgresAccounts(pool),
+    ...postgresExperiences(pool),
+    ...postgresClientWrites(pool),
+    ...postgresEvents(pool),
+    ...postgresResults(pool),
+    ...postgresInspection(pool),
+  };
+}

@@ -1,0 +1,266 @@
+// The results' reads (docs/results.md), on PostgreSQL: exposures and goal sums per variation and
+// day, the results cache's version, and the page views of the diagnostics. The same statements
+// as the SQLite store's (store/sqlite/results.ts), giving the same numbers for the same rows:
+// what SQLite asks of JS functions inside SQL (a goal page's paths, its domain) is matched in JS
+// first, against the account's distinct page paths and domains, and passed in as arrays.
+
+import type pg from "pg";
+import { matchDomain, matchPagePath } from "@storefit/contract";
+import type { GoalDefinition } from "@storefit/contract";
+import type { ExposureDay, GoalSums, PageViews, ResultsAggregate, ResultsRange, ResultsStore, VariationVisitors } from "../types.js";
+import { GOAL_EVENT_TYPES, MAX_DATE_MS, NAMED_TYPES } from "../event-fields.js";
+import { query, snapshot } from "./db.js";
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/**
+ * A range bound for a whole-millisecond bigint column: `t >= x` is `t >= ceil(x)`, and `t < x` is
+ * `t < ceil(x)`; clamped to bigint. An open bound is the far end of bigint, so every stored time
+ * is inside, as SQLite's largest double keeps it.
+ */
+function msBound(ms: number | undefined, open: bigint): string {
+  if (ms === undefined || Number.isNaN(ms)) return String(open);
+  if (!Number.isFinite(ms)) return String(ms > 0 ? INT64_MAX : INT64_MIN);
+  const n = BigInt(Math.ceil(ms));
+  return String(n < INT64_MIN ? INT64_MIN : n > INT64_MAX ? INT64_MAX : n);
+}
+
+/** A results range as the parameters $3 (from) and $4 (to) of the statements below. */
+const rangeBounds = (range: ResultsRange): [string, string] => [msBound(range.from_ms, INT64_MIN), msBound(range.to_ms, INT64_MAX)];
+
+/** A day number (whole UTC days since the epoch) as YYYY-MM-DD. */
+const dayDate = (day: number | null): string | null => (day === null ? null : new Date(day * 86_400_000).toISOString().slice(0, 10));
+
+/**
+ * Each visitor's first randomised exposure to the experience ($1 account, $2 experience): the
+ * earliest requested_time; at the same millisecond, the smallest variation id. The visitor
+ * belongs to that variation from that moment (docs/results.md).
+ */
+const FIRST_EXPOSURES = `
+  first_exposures AS (
+    SELECT DISTINCT ON (user_id) user_id, variation_id, requested_time AS t, probability, split
+    FROM exposures
+    WHERE account_id = $1 AND experience_id = $2 AND user_id IS NOT NULL AND NOT forced
+    ORDER BY user_id, requested_time, variation_id
+  )`;
+
+/** Visitors per variation, UTC day of first exposure and split, of those first exposed in the range ($3, $4). */
+const EXPOSURE_DAYS_SQL = `
+  WITH ${FIRST_EXPOSURES}
+  SELECT variation_id, CASE WHEN t BETWEEN 0 AND ${MAX_DATE_MS} THEN t / 86400000 END AS day, split,
+         count(*) AS visitors, coalesce(sum(probability), 0) AS probability_sum, count(probability) AS probability_count
+  FROM first_exposures
+  WHERE t >= $3 AND t < $4
+  GROUP BY variation_id, day, split
+  ORDER BY variation_id, day NULLS FIRST, split NULLS FIRST`;
+
+/**
+ * The goal sums statement and its parameters (docs/results.md). One pass over the account's
+ * events keeps the candidates of every goal (`scan`: events of the goals' types, on the goal
+ * pages' paths, with a goal's name), then:
+ *  - hits: each candidate with every goal it matches (the goal's own name, paths and domain);
+ *  - placed: each hit with its visitor's first exposure to the experience (variation, moment);
+ *  - per_visitor: per visitor and goal, post/pre flags, capped revenue, orders, first conversion;
+ *  - the outer query sums those per goal, variation and day of first conversion.
+ * `pagePaths` and `domains` are the account's distinct PAGE paths and domains: the contract's
+ * matchers (what the storefront script does) pick each page goal's among them.
+ */
+function goalSumsQuery(
+  goals: readonly GoalDefinition[],
+  pagePaths: readonly string[],
+  domains: readonly string[],
+  base: readonly unknown[],
+): { sql: string; params: unknown[] } {
+  const params: unknown[] = [...base];
+  const param = (value: unknown): string => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  const goal = { id: [] as string[], type: [] as string[], name: [] as (string | null)[], onPages: [] as boolean[], domain: [] as (string | null)[], cap: [] as (number | null)[] };
+  const goalPaths = { goal: [] as string[], path: [] as string[] };
+  const goalDomains = { goal: [] as string[], domain: [] as string[] };
+  const allPaths = new Set<string>();
+  const namesByType = new Map<string, Set<string> | "any">();
+  let revenue = false;
+  for (const g of goals) {
+    const type = GOAL_EVENT_TYPES[g.kind];
+    let name: string | null = null;
+    let domain: string | null = null;
+    if (g.kind === "page_view") {
+      const page = g.page ?? { page_path: "", page_match: "exact_match" as const };
+      for (const p of pagePaths.filter((p) => matchPagePath(page.page_match, page.page_path, p))) {
+        allPaths.add(p);
+        goalPaths.goal.push(g.id);
+        goalPaths.path.push(p);
+      }
+      domain = page.domain || null;
+      if (domain !== null) {
+        for (const d of domains.filter((d) => matchDomain(d, domain!))) {
+          goalDomains.goal.push(g.id);
+          goalDomains.domain.push(d);
+        }
+      }
+    } else if (g.kind === "revenue") {
+      revenue = true;
+    } else {
+      const names = namesByType.get(type);
+      if (!g.event_name) namesByType.set(type, "any");
+      else if (names !== "any") namesByType.set(type, (names ?? new Set()).add(g.event_name));
+      name = g.event_name || null;
+    }
+    goal.id.push(g.id);
+    goal.type.push(type);
+    goal.name.push(name);
+    goal.onPages.push(g.kind === "page_view");
+    goal.domain.push(domain);
+    goal.cap.push(g.kind === "revenue" && g.revenue_cap !== undefined ? g.revenue_cap : null);
+  }
+  // The one pass's filter: each type's events, narrowed to goal pages or goal names.
+  const kept: string[] = [];
+  if (goals.some((g) => g.kind === "page_view")) kept.push(`(e.event_type = 'PAGE' AND e.page_path = ANY (${param([...allPaths])}::text[]))`);
+  for (const [type, names] of namesByType) {
+    kept.push(names === "any" ? `e.event_type = '${type}'` : `(e.event_type = '${type}' AND e.event_name = ANY (${param([...names])}::text[]))`);
+  }
+  if (revenue) kept.push("e.event_type = 'REVENUE'");
+  const sql = `
+    WITH goals AS (
+      SELECT * FROM unnest(${param(goal.id)}::text[], ${param(goal.type)}::text[], ${param(goal.name)}::text[],
+                           ${param(goal.onPages)}::boolean[], ${param(goal.domain)}::text[], ${param(goal.cap)}::float8[])
+        AS g (goal_id, event_type, name, on_pages, domain, cap)
+    ),
+    -- A page goal's paths and domains among the account's (the contract's matchers, in JS).
+    goal_paths AS (SELECT * FROM unnest(${param(goalPaths.goal)}::text[], ${param(goalPaths.path)}::text[]) AS p (goal_id, path)),
+    goal_domains AS (SELECT * FROM unnest(${param(goalDomains.goal)}::text[], ${param(goalDomains.domain)}::text[]) AS d (goal_id, domain)),
+    ${FIRST_EXPOSURES},
+    scan AS MATERIALIZED (
+      SELECT e.user_id, e.event_timestamp AS ts, e.event_type, e.page_path AS path, e.domain,
+             CASE WHEN e.event_type IN ('${NAMED_TYPES.join("', '")}') THEN e.event_name END AS name,
+             CASE WHEN e.event_type = 'REVENUE' THEN e.revenue_amount ELSE 0 END AS amount
+      FROM events e
+      WHERE e.account_id = $1 AND e.event_timestamp < $4 AND (${kept.join(" OR ")})
+    ),
+    hits AS (
+      SELECT s.user_id, s.ts, g.goal_id, g.cap, s.amount
+      FROM scan s JOIN goals g ON g.event_type = s.event_type
+      WHERE (g.name IS NULL OR g.name = s.name)
+        AND (NOT g.on_pages OR EXISTS (SELECT 1 FROM goal_paths p WHERE p.goal_id = g.goal_id AND p.path = s.path))
+        AND (g.domain IS NULL OR EXISTS (SELECT 1 FROM goal_domains d WHERE d.goal_id = g.goal_id AND d.domain = s.domain))
+    ),
+    placed AS (
+      SELECT h.user_id, h.goal_id, h.cap, h.amount, h.ts, f.t, f.variation_id
+      FROM hits h JOIN first_exposures f ON f.user_id = h.user_id
+    ),
+    per_visitor AS (
+      SELECT variation_id, goal_id, cap,
+             max(CASE WHEN ts >= t THEN 1 ELSE 0 END) AS post,
+             max(CASE WHEN ts < t THEN 1 ELSE 0 END) AS pre,
+             min(CASE WHEN ts >= t THEN ts END) AS first_ts,
+             sum(CASE WHEN ts >= t THEN 1 ELSE 0 END) AS orders,
+             sum(CASE WHEN ts >= t THEN amount ELSE 0 END) AS post_amount,
+             sum(CASE WHEN ts < t THEN amount ELSE 0 END) AS pre_amount
+      FROM placed
+      WHERE t >= $3 AND t < $4
+      GROUP BY user_id, variation_id, goal_id, cap
+    ),
+    capped AS (
+      SELECT variation_id, goal_id, post, pre, first_ts, orders,
+             CASE WHEN cap IS NOT NULL AND post_amount > cap THEN cap ELSE post_amount END AS v,
+             CASE WHEN cap IS NOT NULL AND pre_amount > cap THEN cap ELSE pre_amount END AS pv
+      FROM per_visitor
+    )
+    SELECT goal_id, variation_id,
+           CASE WHEN first_ts BETWEEN 0 AND ${MAX_DATE_MS} THEN first_ts / 86400000 END AS day,
+           count(*) AS visitors, sum(post) AS post, sum(pre) AS pre, sum(post * pre) AS post_pre,
+           sum(v) AS value, sum(v * v) AS value_squares, sum(pv) AS pre_value, sum(pv * pv) AS pre_value_squares,
+           sum(v * pv) AS value_pre_value, sum(orders) AS orders, sum(orders * orders) AS orders_squares,
+           sum(v * orders) AS value_orders
+    FROM capped
+    GROUP BY goal_id, variation_id, day
+    ORDER BY goal_id COLLATE "C", variation_id, day NULLS FIRST`;
+  return { sql, params };
+}
+
+/** The account's distinct PAGE paths, and its PAGE domains when a goal names one (they match goal pages in JS). */
+async function pageKeys(client: pg.PoolClient, accountId: string, goals: readonly GoalDefinition[]): Promise<{ paths: string[]; domains: string[] }> {
+  const pageGoals = goals.filter((g) => g.kind === "page_view");
+  if (!pageGoals.length) return { paths: [], domains: [] };
+  const [row] = await query<{ paths: string[]; domains: string[] }>(
+    client,
+    `SELECT array(SELECT DISTINCT page_path FROM events WHERE account_id = $1 AND event_type = 'PAGE' AND page_path IS NOT NULL) AS paths,
+            CASE WHEN $2 THEN array(SELECT DISTINCT domain FROM events WHERE account_id = $1 AND event_type = 'PAGE') ELSE '{}' END AS domains`,
+    [accountId, pageGoals.some((g) => g.page?.domain)],
+  );
+  return row!;
+}
+
+export function postgresResults(pool: pg.Pool): ResultsStore {
+  return {
+    async exposureVisitors(accountId: string, experienceId: string, range: ResultsRange = {}): Promise<{ distinct: number; byVariation: VariationVisitors[] }> {
+      const params = [accountId, experienceId, ...rangeBounds(range)];
+      const where = "account_id = $1 AND experience_id = $2 AND NOT forced AND requested_time >= $3 AND requested_time < $4";
+      const [row] = await query<{ n: number }>(pool, `SELECT count(DISTINCT user_id) AS n FROM exposures WHERE ${where}`, params);
+      const byVariation = await query<VariationVisitors>(
+        pool,
+        `SELECT variation_id, count(DISTINCT user_id) AS visitors FROM exposures
+         WHERE ${where} AND user_id IS NOT NULL
+         GROUP BY variation_id ORDER BY variation_id`,
+        params,
+      );
+      return { distinct: row!.n, byVariation };
+    },
+
+    /** The account's last event and exposure by their (account, seq) indexes: no scan. */
+    async resultsVersion(accountId: string): Promise<{ revision: number; eventSeq: number; exposureSeq: number }> {
+      const [row] = await query<{ revision: number | null; event_seq: number | null; exposure_seq: number | null }>(
+        pool,
+        `SELECT (SELECT revision FROM accounts WHERE id = $1) AS revision,
+                (SELECT max(seq) FROM events WHERE account_id = $1) AS event_seq,
+                (SELECT max(seq) FROM exposures WHERE account_id = $1) AS exposure_seq`,
+        [accountId],
+      );
+      return { revision: row!.revision ?? 0, eventSeq: row!.event_seq ?? 0, exposureSeq: row!.exposure_seq ?? 0 };
+    },
+
+    resultsAggregate(accountId: string, experienceId: string, goals: readonly GoalDefinition[], range: ResultsRange = {}): Promise<ResultsAggregate> {
+      const base = [accountId, experienceId, ...rangeBounds(range)];
+      // One snapshot: the exposures, the page paths and the goal sums see the same rows.
+      return snapshot(pool, async (client): Promise<ResultsAggregate> => {
+        const days = await query<Omit<ExposureDay, "date"> & { day: number | null }>(client, EXPOSURE_DAYS_SQL, base);
+        const exposures = days.map(({ day, ...x }): ExposureDay => ({ ...x, date: dayDate(day) }));
+        if (!goals.length) return { exposures, goals: [] };
+        const { paths, domains } = await pageKeys(client, accountId, goals);
+        const { sql, params } = goalSumsQuery(goals, paths, domains, base);
+        const sums = await query<Omit<GoalSums, "date"> & { day: number | null }>(client, sql, params);
+        return { exposures, goals: sums.map(({ day, ...s }): GoalSums => ({ ...s, date: dayDate(day) })) };
+      });
+    },
+
+    pageViews(accountId: string, range: ResultsRange, limit: number): Promise<PageViews> {
+      const params = [accountId, ...rangeBounds(range)];
+      const where = "account_id = $1 AND event_type = 'PAGE' AND event_timestamp >= $2 AND event_timestamp < $3";
+      return snapshot(pool, async (client) => ({
+        // At equal counts, by domain: the order SQLite's grouping leaves them in.
+        byDomain: await query<PageViews["byDomain"][number]>(client, `SELECT domain, count(*) AS views FROM events WHERE ${where} GROUP BY domain ORDER BY views DESC, domain`, params),
+        pages: await query<PageViews["pages"][number]>(
+          client,
+          `SELECT domain, page_path, count(*) AS views FROM events WHERE ${where} AND page_path IS NOT NULL
+           GROUP BY domain, page_path ORDER BY views DESC, domain, page_path LIMIT $4`,
+          [...params, limit],
+        ),
+      }));
+    },
+
+    async pageVisitors(accountId: string, range: ResultsRange, pages: readonly { domain: string; page_path: string }[]): Promise<number> {
+      if (!pages.length) return 0;
+      const [row] = await query<{ n: number }>(
+        pool,
+        `SELECT count(DISTINCT e.user_id) AS n FROM events e
+         WHERE e.account_id = $1 AND e.event_type = 'PAGE' AND e.event_timestamp >= $2 AND e.event_timestamp < $3
+           AND (e.domain, e.page_path) IN (SELECT * FROM unnest($4::text[], $5::text[]))`,
+        [accountId, ...rangeBounds(range), pages.map((p) => p.domain), pages.map((p) => p.page_path)],
+      );
+      return row!.n;
+    },
+  };
+}
