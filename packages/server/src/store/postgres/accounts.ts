@@ -104,7 +104,7 @@ export function postgresAccounts(pool: pg.Pool): AccountStore & MemberStore {
       // moment on another node.
       const added = await execute(
         pool,
-        "INSERT INTO operators (id, account_id, email, password_hash, role) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING",
+        "INSERT INTO operators (id, account_id, email, password_hash, role) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (ascii_lower(email)) DO NOTHING",
         [o.id, o.account_id, o.email, o.password_hash, o.role],
       );
       return added > 0;

@@ -13,7 +13,7 @@ import type { User } from "@storefit/contract";
 import { assignmentKey, sharedAssignmentKey } from "../types.js";
 import type { Assignment, ClientWrite, ClientWriteStore, InsertResult, StoredExposure, VisitorRecord, VisitorStore } from "../types.js";
 import { eventName, eventPagePath, eventRevenue } from "../event-fields.js";
-import { query, storableText, transaction } from "./db.js";
+import { jsonb, query, storableText, transaction } from "./db.js";
 import { exposureFromRow } from "./rows.js";
 
 /**
@@ -233,7 +233,7 @@ async function commitBatch(client: pg.PoolClient, writes: readonly ClientWrite[]
 
   if (streams.size) await query(client, LOCK_ACCOUNT_STREAMS, [[...streams]]);
   if (visitors.size) {
-    const rows = [...visitors.values()].map((v) => [v.account, v.user, v.customer, v.userJson, v.firstSeen, v.lastSeen, JSON.stringify(v.assignments)]);
+    const rows = [...visitors.values()].map((v) => [v.account, v.user, v.customer, v.userJson, v.firstSeen, v.lastSeen, jsonb(v.assignments)]);
     await query(client, INSERT_VISITORS, byColumn(rows, 7));
   }
   await insert(INSERT_EVENTS, events, 14);

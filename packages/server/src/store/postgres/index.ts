@@ -24,9 +24,11 @@ const DEFAULT_POOL_SIZE = 10;
  */
 export async function openPostgresStore(url: string, opts: { poolSize?: number } = {}): Promise<PostgresStore> {
   const pool = openPool(url, opts.poolSize ?? DEFAULT_POOL_SIZE);
+  let closed: Promise<void> | undefined;
   return {
     migrate: () => migrate(pool),
-    close: () => pool.end(),
+    // Once: node-postgres refuses to end a pool twice.
+    close: () => (closed ??= pool.end()),
     ...postgresAccounts(pool),
     ...postgresExperiences(pool),
     ...postgresClientWrites(pool),
