@@ -36,7 +36,8 @@ function receivedMs(now: string): number {
  * one order. While one batch holds an account, the next one's seqs wait: seqs come from a sequence
  * as rows are inserted, so without it a batch could commit a lower seq after another committed a
  * higher one, and an events page read in between (its `after` cursor, the results cache's
- * version) would never see it. The key's first half names what is locked.
+ * version) would never see it. The key is (18, hash of the account id): 18 marks this kind of
+ * lock; two accounts with one hash only take turns.
  */
 const LOCK_ACCOUNT_STREAMS = `
   SELECT pg_advisory_xact_lock(18, k)
