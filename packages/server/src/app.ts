@@ -4,6 +4,7 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import Fastify from "fastify";
+import { isStoreBusy } from "./store/errors.js";
 import type { FastifyError, FastifyInstance } from "fastify";
 import cookie from "@fastify/cookie";
 import { MAX_BODY_BYTES } from "@storefit/contract";
@@ -136,9 +137,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       case "FST_ERR_CTP_INVALID_CONTENT_LENGTH":
         return sendError(reply, 400, "invalid_json", err.message);
     }
-    // Another node held the database's write lock for longer than busy_timeout (5 s): nothing
-    // was written; the caller may retry.
-    if ((err as { code?: string }).code === "SQLITE_BUSY") {
+    // The database is busy (another node held a lock too long) or out of reach: nothing was
+    // written; the caller may retry.
+    if (isStoreBusy(err)) {
       reply.header("retry-after", "1");
       return sendError(reply, 503, "busy");
     }

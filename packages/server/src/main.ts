@@ -1,10 +1,12 @@
-// Reads the environment (product.md §3 "Settings"), opens the SQLite store, seeds the demo
-// account on first start, and listens.
+// Reads the environment (product.md §3 "Settings"), opens the store (PostgreSQL when
+// DATABASE_URL is set, else the embedded SQLite file in DATA_DIR), seeds the demo account on first
+// start, and listens.
 
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { buildApp } from "./app.js";
 import { openSqliteStore } from "./store/sqlite/index.js";
+import type { Store } from "./store/types.js";
 import type { RateLimit, RateLimits } from "./http/rate-limit.js";
 import { DEFAULT_SERVER_LIMITS } from "./http/edge.js";
 import type { ServerLimits } from "./http/edge.js";
@@ -74,8 +76,22 @@ const trustProxyText = (process.env.TRUST_PROXY ?? "").trim();
 const trustProxy: boolean | string[] =
   trustProxyText === "true" ? true : trustProxyText === "" || trustProxyText === "false" ? false : trustProxyText.split(",").map((s) => s.trim()).filter(Boolean);
 
-mkdirSync(dataDir, { recursive: true });
-const store = openSqliteStore(join(dataDir, "storefit.sqlite"));
+const databaseUrl = process.env.DATABASE_URL?.trim();
+/** PostgreSQL for several nodes on one database (docs/storage.md); `pg` is loaded only then. */
+async function openStore(): Promise<{ store: Store; where: string }> {
+  if (databaseUrl) {
+    const url = URL.canParse(databaseUrl) ? new URL(databaseUrl) : null;
+    if (!url || !/^postgres(ql)?:$/.test(url.protocol)) {
+      console.error("DATABASE_URL must be a postgres:// address (postgres://user:password@host:5432/database)");
+      process.exit(1);
+    }
+    const { openPostgresStore } = await import("./store/postgres/index.js");
+    return { store: await openPostgresStore(databaseUrl), where: `PostgreSQL ${url.host}${url.pathname}` };
+  }
+  mkdirSync(dataDir, { recursive: true });
+  return { store: openSqliteStore(join(dataDir, "storefit.sqlite")), where: dataDir };
+}
+const { store, where } = await openStore();
 await store.migrate();
 // The demo shop's port (scripts/start.mjs), so the dashboard opens the demo's pages where they are.
 const { created } = await seedDemo(store, { email: adminEmail, password: adminPassword }, { siteOrigins: demoSiteOrigins(process.env.DEMO_SHOP_PORT || DEMO_SHOP_PORT) });
@@ -87,7 +103,7 @@ const app = await buildApp({ store, log: process.env.LOG !== "0", rateLimits, tr
 await app.listen({ port, host });
 
 const origin = publicUrl ?? `http://localhost:${port}`;
-console.log(`Storefit service on ${origin} (data in ${dataDir})`);
+console.log(`Storefit service on ${origin} (data in ${where})`);
 if (created) console.log("Seeded the demo account Little Sprouts (client key ck_demo_littlesprouts).");
 if (history?.filled) {
   console.log(`Simulated 14 days of demo history: ${history.visitors.toLocaleString("en-US")} visitors, ${history.events.toLocaleString("en-US")} events.`);

@@ -325,12 +325,18 @@ export async function seedDemo(
     return { created: false };
   }
   const passwordHash = await hashPassword(owner.password);
-  await store.createAccount({
-    id: DEMO_ACCOUNT_ID,
-    name: "Little Sprouts",
-    client_key: DEMO_CLIENT_KEY,
-    settings: { ...DEMO_SETTINGS, site_origins: siteOrigins },
-  });
+  try {
+    await store.createAccount({
+      id: DEMO_ACCOUNT_ID,
+      name: "Little Sprouts",
+      client_key: DEMO_CLIENT_KEY,
+      settings: { ...DEMO_SETTINGS, site_origins: siteOrigins },
+    });
+  } catch (error) {
+    // Nodes starting together on one new database: another one created it first, and seeds it.
+    if (await store.getAccountByClientKey(DEMO_CLIENT_KEY)) return { created: false };
+    throw error;
+  }
   await store.createOperator({
     id: "op_owner",
     account_id: DEMO_ACCOUNT_ID,

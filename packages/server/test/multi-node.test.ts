@@ -1,0 +1,140 @@
+// Two service nodes on one PostgreSQL database (issue #18, docs/storage.md "Many nodes"): any
+// node answers any call. A publish on one reaches the config calls of the other at once (each
+// config call reads the account's revision), a session made on one works on the other, the same
+// event sent to both is stored once, and results read on either count what was sent to both.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { FastifyInstance } from "fastify";
+import type { ConfigsResponse, ExperienceResults } from "@storefit/contract";
+import { buildApp } from "../src/app.js";
+import { DEMO_ACCOUNT_ID, DEMO_CLIENT_KEY, seedDemo } from "../src/seed/demo.js";
+import { openPostgresStore } from "../src/store/postgres/index.js";
+import type { PostgresStore } from "../src/store/postgres/index.js";
+import { FIXED_NOW, FORM, OWNER, SHOP_ORIGIN, call, experienceBody, signIn, user } from "./helpers.js";
+import { freshDatabase } from "./support/postgres.js";
+import type { FreshDatabase } from "./support/postgres.js";
+
+let db: FreshDatabase;
+const stores: PostgresStore[] = [];
+let a: FastifyInstance;
+let b: FastifyInstance;
+
+beforeAll(async () => {
+  db = await freshDatabase();
+  stores.push(await openPostgresStore(db.url), await openPostgresStore(db.url));
+  // Nodes start together on a new database: the migrations run once, the demo is seeded once.
+  await Promise.all(stores.map((s) => s.migrate()));
+  const seeded = await Promise.all(stores.map((s) => seedDemo(s, OWNER)));
+  expect(seeded.map((s) => s.created).sort()).toEqual([false, true]);
+  [a, b] = await Promise.all(stores.map((store) => buildApp({ store, clock: () => FIXED_NOW })));
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all([a?.close(), b?.close()]);
+  await Promise.all(stores.map((s) => s.close()));
+  await db?.drop();
+});
+
+const q = `?cfenc=${DEMO_CLIENT_KEY}`;
+const post = (node: FastifyInstance, url: string, body: unknown) =>
+  node.inject({ method: "POST", url: url + q, headers: { "content-type": FORM, origin: SHOP_ORIGIN }, payload: JSON.stringify(body) });
+
+/** The experiences a config call on `node` answers for the home page. */
+async function experiencesOn(node: FastifyInstance, visitor: string): Promise<string[]> {
+  const res = await post(node, "/v1/users/configs/", { user: user(visitor), current_page_path: "/", current_domain: "littlesprouts.localhost", session_id: "s1" });
+  expect(res.statusCode, res.body).toBe(200);
+  return Object.values((res.json() as ConfigsResponse).configs).map((c) => c.experience_behaviour_response?.experience_id ?? "");
+}
+
+describe("two nodes on one PostgreSQL database", () => {
+  let experienceId: string;
+
+  it("a session made on one node works on the other", async () => {
+    const owner = await signIn(a);
+    const res = await call(b, owner, "POST", "/api/experiences", experienceBody({ name: "Two-node test" }));
+    expect(res.statusCode, res.body).toBe(201);
+    experienceId = res.json().id;
+    expect((await call(a, owner, "GET", `/api/experiences/${experienceId}`)).json().name).toBe("Two-node test");
+  });
+
+  it("a publish on one node is in the very next config call of the other, and so is a pause", async () => {
+    const owner = await signIn(b);
+    // Node A answers (and keeps its snapshot of the account) before the publish.
+    expect(await experiencesOn(a, "shopper-1")).not.toContain(experienceId);
+    const started = await call(b, owner, "POST", `/api/experiences/${experienceId}/status`, { status: "running" });
+    expect(started.statusCode, started.body).toBe(200);
+    expect(await experiencesOn(a, "shopper-1")).toContain(experienceId);
+    const paused = await call(a, owner, "POST", `/api/experiences/${experienceId}/status`, { status: "paused" });
+    expect(paused.statusCode, paused.body).toBe(200);
+    expect(await experiencesOn(b, "shopper-1")).not.toContain(experienceId);
+    await call(a, owner, "POST", `/api/experiences/${experienceId}/status`, { status: "running" });
+  });
+
+  it("a visitor keeps their variation whichever node answers", async () => {
+    const variationOn = async (node: FastifyInstance, visitor: string) => {
+      const res = await post(node, "/v1/users/configs/", { user: user(visitor), current_page_path: "/", current_domain: "littlesprouts.localhost" });
+      const config = Object.values((res.json() as ConfigsResponse).configs).find((c) => c.experience_behaviour_response?.experience_id === experienceId);
+      return config?.variation_id;
+    };
+    for (let i = 0; i < 6; i++) {
+      const first = await variationOn(i % 2 ? a : b, `sticky-${i}`);
+      expect(first).toMatch(/^var_[ab]$/);
+      expect(await variationOn(i % 2 ? b : a, `sticky-${i}`)).toBe(first);
+    }
+  });
+
+  it("the same event sent to both nodes at once is stored once", async () => {
+    const event = {
+      event_type: "TRACK",
+      event_customer_id: "littlesprouts.localhost|add_to_cart",
+      domain: "littlesprouts.localhost",
+      name: "add_to_cart",
+      insert_id: "both-nodes-1",
+      event_timestamp: FIXED_NOW,
+      session_id: "s1",
+      properties: { page_path: "/" },
+    };
+    const before = await stores[0]!.countRows("events", DEMO_ACCOUNT_ID);
+    const answers = await Promise.all([a, b, a, b].map((node) => post(node, "/v1/cfe/", { user: user("shopper-2"), events: [event] })));
+    expect(answers.map((r) => r.statusCode)).toEqual([200, 200, 200, 200]);
+    expect(answers.map((r) => r.json().accepted).reduce((x, y) => x + y)).toBe(1);
+    expect(await stores[1]!.countRows("events", DEMO_ACCOUNT_ID)).toBe(before + 1);
+  });
+
+  it("results read on one node count exposures sent to either, and move when the other node stores more", async () => {
+    const owner = await signIn(a);
+    const expected = new Map([["var_a", 0], ["var_b", 0]]);
+    /** A shopper assigned on one node, whose page reports its exposure to the other. */
+    const visit = async (visitor: string, decideOn: FastifyInstance, reportTo: FastifyInstance) => {
+      const res = await post(decideOn, "/v1/users/configs/", { user: user(visitor), current_page_path: "/", current_domain: "littlesprouts.localhost", session_id: "s1" });
+      const body = res.json() as ConfigsResponse;
+      const config = Object.values(body.configs).find((c) => c.experience_behaviour_response?.experience_id === experienceId)!;
+      const summary = {
+        config_id: config.config_id,
+        user_customer_id: visitor,
+        user_id: body.user_id,
+        requested_time: FIXED_NOW - 1000,
+        variation_id: config.variation_id,
+        experience_id: experienceId,
+        rule_id: config.experience_behaviour_response!.rule_id,
+        behaviour_id: config.experience_behaviour_response!.behaviour_id,
+        session_id: "s1",
+      };
+      const sent = await post(reportTo, "/v1/config/request/summary/", { user: user(visitor), summaries: [summary] });
+      expect(sent.statusCode, sent.body).toBe(200);
+      expected.set(config.variation_id!, expected.get(config.variation_id!)! + 1);
+    };
+    const visitorsOn = async (node: FastifyInstance) => {
+      const res = await call(node, owner, "GET", `/api/results/${experienceId}`);
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json() as ExperienceResults).variations.map((v) => [v.variation_id, v.visitors]);
+    };
+    await visit("r-1", b, a);
+    expect(await visitorsOn(b)).toEqual([...expected]);
+    await visit("r-2", a, b);
+    expect(await visitorsOn(a)).toEqual([...expected]);
+    // Node B answered (and cached) results before: node A's write must reach them.
+    await visit("r-3", b, a);
+    expect(await visitorsOn(b)).toEqual([...expected]);
+    expect([...expected.values()].reduce((x, y) => x + y)).toBe(3);
+  });
+});
