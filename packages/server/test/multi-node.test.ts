@@ -25,7 +25,8 @@ beforeAll(async () => {
   await Promise.all(stores.map((s) => s.migrate()));
   const seeded = await Promise.all(stores.map((s) => seedDemo(s, OWNER)));
   expect(seeded.map((s) => s.created).sort()).toEqual([false, true]);
-  [a, b] = await Promise.all(stores.map((store) => buildApp({ store, clock: () => FIXED_NOW })));
+  a = await buildApp({ store: stores[0]!, clock: () => FIXED_NOW });
+  b = await buildApp({ store: stores[1]!, clock: () => FIXED_NOW });
 }, 60_000);
 
 afterAll(async () => {
