@@ -1,13 +1,11 @@
 // The store contract (store-contract.ts) run against each backend: SQLite (":memory:", and a
-// file that two stores open for the two-node tests) and PostgreSQL (a fresh database of the
-// test server per run, two stores on it for two nodes).
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+// file that two stores open for the two-node tests) and PostgreSQL (a fresh database on the
+// test server, with a second store on it for the two-node tests).
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { describe } from "vitest";
+import { openPostgresStore } from "../src/store/postgres/index.js";
 import { openSqliteStore } from "../src/store/sqlite/index.js";
-import type { Store, StoreInspection } from "../src/store/types.js";
 import { storeContract } from "./store-contract.js";
 import type { ContractStore, OpenOptions, OpenedStore } from "./store-contract.js";
 import { freshDatabase } from "./support/postgres.js";
@@ -37,29 +35,21 @@ storeContract("sqlite", async (options?: OpenOptions): Promise<OpenedStore> => {
   };
 });
 
-// The PostgreSQL store is loaded by path, so that this file runs (and type-checks) before it exists.
-const POSTGRES_MODULE = "../src/store/postgres/index.ts";
-const postgresMissing = !existsSync(fileURLToPath(new URL(POSTGRES_MODULE, import.meta.url)));
-type OpenPostgres = (url: string) => Promise<Store & StoreInspection>;
-
-describe.skipIf(postgresMissing)(postgresMissing ? `postgres: skipped, ${POSTGRES_MODULE.slice(3)} does not exist yet` : "postgres", () => {
-  storeContract("postgres", async (): Promise<OpenedStore> => {
-    const { openPostgresStore } = (await import(/* @vite-ignore */ POSTGRES_MODULE)) as { openPostgresStore: OpenPostgres };
-    const database = await freshDatabase();
-    const stores: ContractStore[] = [];
-    const openOne = async () => {
-      const store = await openPostgresStore(database.url);
-      stores.push(store);
-      await store.migrate();
-      return store;
-    };
-    return {
-      store: await openOne(),
-      reopen: openOne,
-      close: async () => {
-        for (const store of stores) await store.close();
-        await database.drop();
-      },
-    };
-  });
+storeContract("postgres", async (): Promise<OpenedStore> => {
+  const database = await freshDatabase();
+  const stores: ContractStore[] = [];
+  const openOne = async () => {
+    const store = await openPostgresStore(database.url);
+    stores.push(store);
+    await store.migrate();
+    return store;
+  };
+  return {
+    store: await openOne(),
+    reopen: openOne,
+    close: async () => {
+      for (const store of stores) await store.close();
+      await database.drop();
+    },
+  };
 });

@@ -918,6 +918,46 @@ export function storeContract(name: string, open: (options?: OpenOptions) => Pro
         expect(await s.hasEvent(a.id, "ok")).toBe(false);
       });
 
+      it("strings a client may send (U+0000, a lone surrogate) fail no batch and break no idempotence; the event comes back as sent", async () => {
+        const a = await newAccount();
+        const odd = "a\u0000b\ud800c";
+        const e: TrackedEvent = {
+          insert_id: `odd-${odd}`,
+          event_type: "TRACK",
+          event_customer_id: `shop.example|${odd}`,
+          name: odd,
+          domain: "shop.example",
+          event_timestamp: D1,
+          properties: { note: odd, [odd]: [odd], page_path: `/p/${odd}` },
+        };
+        const user: User = { user_customer_id: `c-${odd}`, anonymous: true, properties: { note: odd } };
+        const batch: ClientWrite[] = [
+          { kind: "decision", accountId: a.id, userId: "u1", user, assignments: [assignment("x1", "r1", "va", 0.5)], now: NOW },
+          { kind: "events", accountId: a.id, userId: "u1", user, touch: true, events: [e, page("plain", D1, "shop.example", "/")], now: NOW },
+          { kind: "exposures", accountId: a.id, userId: "u1", user, touch: true, exposures: [xp("u1", "va", D1, { config_id: `cfg-${odd}`, user_customer_id: `c-${odd}`, session_id: odd })], now: NOW },
+          { kind: "devices", accountId: a.id, devices: [{ device_customer_id: `d-${odd}`, device_type: odd, user_id: "u1" }], now: NOW },
+          { kind: "alert", accountId: a.id, alert: { message: odd }, now: NOW },
+        ];
+        expect(await s.commitClientWrites(batch)).toEqual([
+          { accepted: 1, duplicates: 0 },
+          { accepted: 2, duplicates: 0 },
+          { accepted: 1, duplicates: 0 },
+          { accepted: 1, duplicates: 0 },
+          { accepted: 1, duplicates: 0 },
+        ]);
+        expect((await s.commitClientWrites(batch)).slice(1, 4)).toEqual([
+          { accepted: 0, duplicates: 2 },
+          { accepted: 0, duplicates: 1 },
+          { accepted: 0, duplicates: 1 },
+        ]);
+        expect(await s.hasEvent(a.id, e.insert_id)).toBe(true);
+        expect((await s.listEvents(a.id, 10, { type: "TRACK" })).map((stored) => stored.event)).toEqual([e]);
+        expect(await s.countRows("events", a.id)).toBe(2);
+        expect(await s.countRows("exposures", a.id)).toBe(1);
+        expect(await s.countRows("devices", a.id)).toBe(1);
+        expect(await s.findVisitor(a.id, ["u1"])).not.toBeNull();
+      });
+
       it("getAssignments: the visitor's assignments by experience and rule, merged over decisions (a later one replaces the same key); split kept when given", async () => {
         const a = await newAccount();
         const other = await newAccount();
@@ -1115,6 +1155,25 @@ export function storeContract(name: string, open: (options?: OpenOptions) => Pro
           expect(ids(await s.listEvents(a.id, 100, filter)), JSON.stringify(filter)).toEqual(expected);
           expect(await s.countEvents(a.id, filter), JSON.stringify(filter)).toBe(expected.length);
         }
+      });
+
+      // Fails on both backends: the stored text is lowered A-Z only (SQLite's lower()) while `q`
+      // is lowered in JS (toLowerCase folds É to é), so text with a capital beyond A-Z is not
+      // found even when searched as written. Make it `it` once the two lowerings agree.
+      it.fails("q finds text with capitals beyond A-Z when searched as written", async () => {
+        const a = await newAccount();
+        const named = (insertId: string, name: string, path: string): TrackedEvent => ({
+          insert_id: insertId,
+          event_type: "TRACK",
+          event_customer_id: `shop.example|${name}`,
+          name,
+          domain: "shop.example",
+          event_timestamp: T,
+          properties: { page_path: path },
+        });
+        await s.commitClientWrites([eventsWrite(a.id, "u1", [named("n1", "Écharpe", "/a"), named("n2", "Jacke", "/Größe/M")])]);
+        expect(ids(await s.listEvents(a.id, 10, { q: "/größe" }))).toEqual(["n2"]);
+        expect(ids(await s.listEvents(a.id, 10, { q: "Écharpe" }))).toEqual(["n1"]);
       });
 
       it("paging: before and after a seq cursor (the limit nearest to it, newest first), also with filters; countEvents agrees", async () => {
@@ -1319,6 +1378,25 @@ export function storeContract(name: string, open: (options?: OpenOptions) => Pro
         expect(await s.resultsAggregate(a.id, "x_none", GOALS)).toEqual({ exposures: [], goals: [] });
       });
 
+      it("resultsAggregate: a browser clock before 1970 gives no day; the last millisecond of 9999 is a day", async () => {
+        const a = await newAccount();
+        const LAST = 253_402_300_799_999;
+        await s.commitClientWrites([
+          exposuresWrite(a.id, "old", [xp("old", "va", -HOUR)]),
+          exposuresWrite(a.id, "late", [xp("late", "vb", LAST - 1)]),
+          eventsWrite(a.id, "old", [click("old-c", -HOUR / 2, "buy")]),
+          eventsWrite(a.id, "late", [click("late-c", LAST, "buy")]),
+        ]);
+        expect(await s.resultsAggregate(a.id, X, [GOALS[1]!])).toEqual({
+          exposures: [
+            { variation_id: "va", date: null, split: S1, visitors: 1, probability_sum: 0.5, probability_count: 1 },
+            { variation_id: "vb", date: "9999-12-31", split: S1, visitors: 1, probability_sum: 0.5, probability_count: 1 },
+          ],
+          goals: [sums("g2", "va", null, { post: 1, orders: 1, orders_squares: 1 }), sums("g2", "vb", "9999-12-31", { post: 1, orders: 1, orders_squares: 1 })],
+        });
+        expect(await s.exposureVisitors(a.id, X, { from_ms: 0 })).toEqual({ distinct: 1, byVariation: [{ variation_id: "vb", visitors: 1 }] });
+      });
+
       it("resultsVersion: the account's revision, its last event's seq and the last exposure's seq; they grow with new rows only", async () => {
         const a = await newAccount();
         const v0 = await s.resultsVersion(a.id);
@@ -1346,7 +1424,11 @@ export function storeContract(name: string, open: (options?: OpenOptions) => Pro
         const v4 = await s.resultsVersion(a.id);
         expect(v4).toEqual({ ...v3, revision: await revisionOf(a.id) });
         expect(v4.revision).toBeGreaterThan(v3.revision);
-        expect(await s.resultsVersion("acc_none")).toEqual({ revision: 0, eventSeq: 0, exposureSeq: v4.exposureSeq });
+        // exposureSeq may be the account's last exposure or any account's (SQLite: one seek, no
+        // index by account); either way an unknown account's is no later than the newest.
+        const none = await s.resultsVersion("acc_none");
+        expect(none).toEqual({ revision: 0, eventSeq: 0, exposureSeq: none.exposureSeq });
+        expect(none.exposureSeq).toBeLessThanOrEqual(v4.exposureSeq);
       });
 
       /** PAGE views: a.example/p1 ×3 (v1, v1, v2), a.example/p2 (v3, and v6 on D2), b.example/p1 ×2 (v1, v4), c.example without a path (v4); a CLICK (v5). */
@@ -1461,6 +1543,44 @@ export function storeContract(name: string, open: (options?: OpenOptions) => Pro
         expect(parts[0]).toBe("n");
         expect(parts.slice(1).map(Number).sort((p, q) => p - q)).toEqual(Array.from({ length: 20 }, (_, i) => i));
         expect(await revisionOf(a.id, s2)).toBeGreaterThanOrEqual(revision + 20);
+      });
+
+      it("settings patches made at once on both nodes, each merged into the settings its change sees, are all kept", async () => {
+        const a = await newAccount(s1);
+        await Promise.all(
+          Array.from({ length: 10 }, (_, i) =>
+            (i % 2 ? s2 : s1).updateAccount(a.id, (current) => ({ settings: { ...current.settings, page_blacklist: [...current.settings.page_blacklist, `/p${i}`] } })),
+          ),
+        );
+        const blacklist = (await s2.getAccount(a.id))!.settings.page_blacklist;
+        expect([...blacklist].sort()).toEqual(Array.from({ length: 10 }, (_, i) => `/p${i}`).sort());
+      });
+
+      it("an audience deleted on one node while an experience naming it is created on the other: never both", async () => {
+        const a = await newAccount(s1);
+        for (let round = 0; round < 5; round++) {
+          const au = await s1.saveAudience(audience(a.id, unique("au")));
+          const next = experience(a.id, unique("x"), { name: `Uses ${au.id}`, rules: [rule("r1", au.id)] });
+          const unknown = new Error("unknown audience");
+          const [created, deleted] = await Promise.allSettled([
+            s1.createExperience(next, (ctx) => {
+              if (!ctx.audienceIds.has(au.id)) throw unknown;
+            }),
+            s2.deleteAudience(a.id, au.id),
+          ]);
+          const stored = await s2.getExperience(a.id, next.id);
+          const left = await s1.getAudience(a.id, au.id);
+          if (created.status === "fulfilled") {
+            expect(deleted).toEqual({ status: "fulfilled", value: { usedBy: [next.name] } });
+            expect(stored).toEqual(created.value);
+            expect(left).toEqual(au);
+          } else {
+            expect(created.reason).toBe(unknown);
+            expect(deleted).toEqual({ status: "fulfilled", value: { deleted: true } });
+            expect(stored).toBeNull();
+            expect(left).toBeNull();
+          }
+        }
       });
 
       it("two owners demoting (or removing) each other at once, on two nodes, leave one owner", async () => {
