@@ -23,7 +23,16 @@ const TYPES: pg.CustomTypesConfig = {
 };
 
 export function openPool(url: string, size: number): pg.Pool {
-  const pool = new pg.Pool({ connectionString: url, max: size, types: TYPES });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: size,
+    types: TYPES,
+    // A database that is down or saturated answers "busy" (503, store/errors.ts) within seconds
+    // instead of holding requests, and a node, forever. A lock held longer than SQLite's
+    // busy_timeout (5 s) by another node's transaction is the same "busy".
+    connectionTimeoutMillis: 5_000,
+    options: "-c lock_timeout=5000",
+  });
   // An idle connection that breaks (the server restarts, the database is dropped) is reported
   // here and dropped from the pool; the next query opens a new one. Without a listener, the
   // event would end the process.

@@ -17,6 +17,7 @@ export type PostgresStore = Store & StoreInspection;
 
 /** Connections per node unless told: the client API's group commit uses one, the admin API and the results the rest. */
 const DEFAULT_POOL_SIZE = 10;
+const PARTITION_CHECK_MS = 24 * 3600 * 1000;
 
 /**
  * A store on the database at `url` (postgres://user:password@host:port/database). No connection
@@ -25,10 +26,19 @@ const DEFAULT_POOL_SIZE = 10;
 export async function openPostgresStore(url: string, opts: { poolSize?: number } = {}): Promise<PostgresStore> {
   const pool = openPool(url, opts.poolSize ?? DEFAULT_POOL_SIZE);
   let closed: Promise<void> | undefined;
+  // Next months' partitions, made while the node runs (migrate() is a no-op otherwise): a node up
+  // for months would else put their rows into the DEFAULT partition.
+  let partitions: NodeJS.Timeout | undefined;
   return {
-    migrate: () => migrate(pool),
-    // Once: node-postgres refuses to end a pool twice.
-    close: () => (closed ??= pool.end()),
+    migrate: async () => {
+      await migrate(pool);
+      partitions ??= setInterval(() => void migrate(pool).catch(() => {}), PARTITION_CHECK_MS).unref();
+    },
+    close: () => {
+      clearInterval(partitions);
+      // Once: node-postgres refuses to end a pool twice.
+      return (closed ??= pool.end());
+    },
     ...postgresAccounts(pool),
     ...postgresExperiences(pool),
     ...postgresClientWrites(pool),

@@ -260,6 +260,10 @@ export async function migrate(pool: pg.Pool, now = new Date()): Promise<void> {
       await client.query(m.sql);
       await client.query("INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)", [m.version, m.name, now.toISOString()]);
     }
+    // A new partition locks its table against writes while it waits for its lock: a short wait,
+    // so that inserts queued behind it are held at most this long; tried again the next day
+    // (partitions are made two months ahead).
+    await client.query("SET LOCAL lock_timeout = '1s'");
     for (const table of PARTITIONED) {
       for (let i = 0; i < MONTHS_AHEAD; i++) await addMonth(client, table, now.getUTCFullYear(), now.getUTCMonth() + i);
     }

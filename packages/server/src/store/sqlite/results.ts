@@ -282,7 +282,7 @@ export function sqliteResults(d: SqliteDb): Sync<ResultsStore> {
     const where = "account_id = @account AND event_type = 'PAGE' AND event_timestamp >= @from_ms AND event_timestamp < @to_ms";
     return d.read(
       (): PageViews => ({
-        byDomain: d.sql(`SELECT domain, count(*) AS views FROM events WHERE ${where} GROUP BY domain ORDER BY views DESC`).all(params) as PageViews["byDomain"],
+        byDomain: d.sql(`SELECT domain, count(*) AS views FROM events WHERE ${where} GROUP BY domain ORDER BY views DESC, domain`).all(params) as PageViews["byDomain"],
         pages: d.sql(
           `SELECT domain, page_path, count(*) AS views FROM events WHERE ${where} AND page_path IS NOT NULL
            GROUP BY domain, page_path ORDER BY views DESC, domain, page_path LIMIT @limit`,
