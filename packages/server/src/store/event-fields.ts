@@ -58,3 +58,10 @@ export function parseStoredEvent(r: Record<string, unknown>): TrackedEvent {
     return { event_type: r.event_type as string, event_customer_id: r.event_customer_id as string, insert_id: r.insert_id as string, event_timestamp: Number(r.event_timestamp) };
   }
 }
+
+/**
+ * Text lowered as both backends lower stored text for the events search (SQLite's lower(),
+ * PostgreSQL's ascii_lower()): A–Z only. Lowering the search text further (É → é) would make a
+ * search typed exactly as stored find nothing.
+ */
+export const asciiLower = (text: string): string => text.replace(/[A-Z]+/g, (s) => s.toLowerCase());

@@ -315,8 +315,8 @@ export interface ExperienceStore {
   createExperience(next: NewExperience, check: (ctx: ExperienceWriteContext) => void): Awaitable<Experience>;
   /**
    * Atomic read-check-write of one experience (If-Match, status changes, rule checks): `change`
-   * answers the experience to store, or `current` itself to write nothing. A rule whose
-   * variations changed loses its assignments (as saveExperience). Null: no such experience.
+   * answers the experience to store, or `current` itself to write nothing. A rule that is
+   * gone loses its visitors' assignments (as with saveExperience). Null: no such experience.
    */
   updateExperience(
     accountId: string,

@@ -2,7 +2,7 @@
 
 import type pg from "pg";
 import type { EventFilter, EventStore, StoredEvent } from "../types.js";
-import { parseStoredEvent } from "../event-fields.js";
+import { asciiLower, parseStoredEvent } from "../event-fields.js";
 import { query } from "./db.js";
 
 /**
@@ -21,7 +21,7 @@ function eventFilterSql(accountId: string, filter: EventFilter): { where: string
   if (filter.type) terms.push(`e.event_type = ${param(filter.type)}`);
   if (filter.domain) terms.push(`ascii_lower(e.domain) = ascii_lower(${param(filter.domain)})`);
   if (filter.q) {
-    const q = param(filter.q.toLowerCase());
+    const q = param(asciiLower(filter.q));
     terms.push(`(strpos(ascii_lower(coalesce(e.page_path, '')), ${q}) > 0 OR strpos(ascii_lower(e.event_name), ${q}) > 0)`);
   }
   // No visitor ids: no event (= ANY of an empty array is false).

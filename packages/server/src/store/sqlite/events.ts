@@ -1,7 +1,7 @@
 // The live events list (GET /api/events) and its filters, on SQLite.
 
 import type { EventFilter, EventStore, StoredEvent, Sync } from "../types.js";
-import { parseStoredEvent } from "../event-fields.js";
+import { asciiLower, parseStoredEvent } from "../event-fields.js";
 import { count } from "./db.js";
 import type { Row, SqlParams, SqliteDb } from "./db.js";
 
@@ -25,7 +25,7 @@ function eventFilterSql(accountId: string, filter: EventFilter): { where: string
   }
   if (filter.q) {
     terms.push("(instr(lower(coalesce(e.page_path, '')), @q) > 0 OR instr(lower(e.event_name), @q) > 0)");
-    params.q = filter.q.toLowerCase();
+    params.q = asciiLower(filter.q);
   }
   // Visitor and experience: by user id, which the index of migration 8 leads with.
   if (filter.visitorIds) {
