@@ -152,7 +152,7 @@ export type StoredEvent = {
  */
 /**
  * GET /api/events filters (docs/api.md "Events"), each optional: `type` the stored (normalised)
- * event type; `domain` the event's domain, whole, any case; `q` a substring, any case, of the
+ * event type; `domain` the event's domain, whole, any case; `q` a substring, A–Z in any case, of the
  * page path or the event's name (its `name`, or what follows "|" in event_customer_id);
  * `visitorIds` events of these visitors (user ids); `experience` events of visitors with an
  * exposure to that experience; `before` / `after` a seq cursor: only events stored before
