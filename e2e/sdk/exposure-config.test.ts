@@ -113,3 +113,31 @@ describe("exposure-only configs", () => {
     expect(o.errors).toEqual([]);
   });
 });
+
+describe("a config bound to a page (contract configMatchesPage, the service's rule)", () => {
+  const bound = (domain?: string): Config => ({
+    ...priceConfig,
+    properties: { element_path: "#price", page_path: "/products/soap", ...(domain !== undefined ? { domain } : {}) },
+  });
+  const priceOn = async (host: string | undefined, config: Config) => {
+    h.fake.configs(answer(config));
+    // The other host is one of the shop's (a subdomain in its settings), so the script runs there.
+    const o = await h.open("/products/soap", { body: BODY, settings: { subdomains: ["uk.shop.localhost"] } }, host ? { host } : {});
+    await o.page.waitForFunction(() => !document.getElementById("storefit-hide"));
+    // Applied or not, storefit:ready says so once the answer is handled.
+    await expect.poll(async () => (await o.events()).some((e) => e.type === "storefit:ready")).toBe(true);
+    return o.page.locator("#price").innerText();
+  };
+
+  it("without a domain applies on the shop's main domain", async () => {
+    expect(await priceOn(undefined, bound())).toBe("$8.00");
+  });
+
+  it("without a domain does not apply on another of the shop's hosts (as the service decides)", async () => {
+    expect(await priceOn("uk.shop.localhost", bound())).toBe("$10.00");
+  });
+
+  it("with that other host as its domain applies there", async () => {
+    expect(await priceOn("uk.shop.localhost", bound("uk.shop.localhost"))).toBe("$8.00");
+  });
+});

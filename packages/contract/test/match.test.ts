@@ -2,6 +2,7 @@
 // vector is its own test, named by its "name". Other implementations run the same files.
 import { describe, expect, it } from "vitest";
 import {
+  configMatchesPage,
   eventCustomerId,
   isConfiguredDomain,
   matchDomain,
@@ -16,6 +17,7 @@ import {
 import normalizePath from "../vectors/normalize-path.json" with { type: "json" };
 import pageMatch from "../vectors/page-match.json" with { type: "json" };
 import page from "../vectors/page.json" with { type: "json" };
+import configPage from "../vectors/config-page.json" with { type: "json" };
 import domainMatch from "../vectors/domain-match.json" with { type: "json" };
 import eventDomain from "../vectors/event-domain.json" with { type: "json" };
 import eventId from "../vectors/event-id.json" with { type: "json" };
@@ -43,6 +45,7 @@ function run<V extends Vector>(
 run("normalize-path.json", normalizePath, (i) => normalizePagePath(i.path));
 run("page-match.json", pageMatch, (i) => matchPagePath(i.kind, i.pattern, i.url));
 run("page.json", page, (i) => matchPage(i.page, i.location, i.mainDomain));
+run("config-page.json", configPage, (i) => configMatchesPage(i.config, i.location, i.mainDomain));
 run("domain-match.json", domainMatch, (i) => matchDomain(i.hostname, i.pattern));
 run("event-domain.json", eventDomain, (i) =>
   resolveEventDomain(i.hostname, i.mainDomain, i.subdomains),

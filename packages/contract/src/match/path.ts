@@ -131,3 +131,18 @@ export function matchPage(
     )
   );
 }
+
+/**
+ * Whether a config applies on this page: the one rule of the service, the storefront script and
+ * the visual editor. A config bound to a page (`properties.page_path`) applies where that page
+ * matches (`matchPage`: an empty domain is `mainDomain`, else any host; `page_match` defaults to
+ * exact_match); a config without one applies wherever its experience does.
+ */
+export function configMatchesPage(
+  config: { properties?: { page_path?: string; domain?: string; page_match?: string } | null },
+  location: { hostname: string; pathname: string; search?: string },
+  mainDomain?: string,
+): boolean {
+  const p = config.properties;
+  return !p?.page_path || matchPage({ domain: p.domain ?? "", page_path: p.page_path, page_match: p.page_match ?? "exact_match" }, location, mainDomain);
+}

@@ -7,6 +7,7 @@ import {
   CLIENT_PATHS,
   DOCUMENT_EVENTS,
   SDK_VERSION,
+  configMatchesPage,
   matchPage,
   matchesAnyPattern,
   mergedPagePath,
@@ -272,12 +273,7 @@ async function init(): Promise<void> {
   for (const c of configs) inst.configs[c.config_customer_id] = c;
   // spec §4: configs that arrive after the time-out are applied only with personalize-after-timeout.
   const apply = !timedOut || settings.personalize_after_timeout;
-  const onPage = apply
-    ? configs.filter((c) => {
-        const p = c.properties;
-        return !p?.page_path || matchPage({ domain: p.domain ?? "", page_path: p.page_path, page_match: p.page_match ?? "exact_match" }, loc);
-      })
-    : [];
+  const onPage = apply ? configs.filter((c) => configMatchesPage(c, loc, settings.domain)) : [];
   const engineContext: EngineContext = {
     scope,
     settings,
