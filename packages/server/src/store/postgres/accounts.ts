@@ -4,7 +4,7 @@ import type pg from "pg";
 import type { Role } from "@storefit/contract";
 import type { Account, AccountSnapshot, AccountStore, MemberStore, NewAccount, Operator, SecretKeyRecord } from "../types.js";
 import { execute, jsonb, lockedAccount, query, snapshot, transaction } from "./db.js";
-import { accountFromRow, audienceFromRow, experienceFromRow, operatorFromRow, secretKeyFromRow } from "./rows.js";
+import { accountFromRow, audienceFromRow, experienceFromRow, operatorFromRow, secretKeyFromRow } from "../rows.js";
 
 /** The member `id` of the account. */
 async function memberOf(client: pg.PoolClient, accountId: string, id: string): Promise<Operator | null> {

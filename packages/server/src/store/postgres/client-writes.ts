@@ -14,7 +14,7 @@ import { assignmentKey, sharedAssignmentKey } from "../types.js";
 import type { Assignment, ClientWrite, ClientWriteStore, InsertResult, StoredExposure, VisitorRecord, VisitorStore } from "../types.js";
 import { eventName, eventPagePath, eventRevenue } from "../event-fields.js";
 import { jsonb, query, storableText, transaction } from "./db.js";
-import { exposureFromRow } from "./rows.js";
+import { exposureFromRow } from "../rows.js";
 
 /**
  * An assignment as kept in visitors.assignments_json, under its `assignmentKey` ("experience:rule");

@@ -3,7 +3,7 @@
 
 import pg from "pg";
 import type { Account } from "../types.js";
-import { accountFromRow } from "./rows.js";
+import { accountFromRow } from "../rows.js";
 
 export type Row = Record<string, unknown>;
 

@@ -8,7 +8,7 @@ import type pg from "pg";
 import type { Audience, Experience, ExperienceStore, ExperienceWriteContext, NewAudience, NewExperience } from "../types.js";
 import { execute, jsonb, lockedAccount, query, transaction } from "./db.js";
 import type { Queryable } from "./db.js";
-import { audienceFromRow, experienceFromRow } from "./rows.js";
+import { audienceFromRow, experienceFromRow } from "../rows.js";
 
 const listExperiences = async (db: Queryable, accountId: string): Promise<Experience[]> =>
   (await query(db, "SELECT * FROM experiences WHERE account_id = $1 ORDER BY created_at, id", [accountId])).map(experienceFromRow);

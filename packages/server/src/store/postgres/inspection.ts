@@ -3,7 +3,7 @@
 import type pg from "pg";
 import type { CountedTable, StoreInspection, StoredExposure } from "../types.js";
 import { query } from "./db.js";
-import { exposureFromRow } from "./rows.js";
+import { exposureFromRow } from "../rows.js";
 
 const COUNTS: Record<CountedTable, string> = {
   visitors: "SELECT count(*) AS n FROM visitors WHERE account_id = $1",

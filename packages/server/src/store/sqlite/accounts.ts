@@ -1,30 +1,9 @@
 // Accounts, their members, sessions, secret keys and the installation's secrets, on SQLite.
 
 import type { Role } from "@storefit/contract";
-import type { Account, AccountSettings, AccountStore, MemberStore, NewAccount, Operator, SecretKeyRecord, Sync } from "../types.js";
-import { audienceFromRow, experienceFromRow } from "./experiences.js";
+import type { Account, AccountStore, MemberStore, NewAccount, Operator, SecretKeyRecord, Sync } from "../types.js";
+import { accountFromRow, audienceFromRow, experienceFromRow, secretKeyFromRow } from "../rows.js";
 import type { Row, SqliteDb } from "./db.js";
-
-function accountFromRow(row: Row): Account {
-  return {
-    id: row.id as string,
-    name: row.name as string,
-    client_key: row.client_key as string,
-    settings: JSON.parse(row.settings_json as string) as AccountSettings,
-    revision: row.revision as number,
-    created_at: row.created_at as string,
-    updated_at: row.updated_at as string,
-  };
-}
-
-const secretKeyFromRow = (row: Row): SecretKeyRecord => ({
-  id: row.id as string,
-  account_id: row.account_id as string,
-  name: row.name as string,
-  prefix: row.prefix as string,
-  created_at: row.created_at as string,
-  last_used_at: (row.last_used_at as string | null) ?? null,
-});
 
 export function sqliteAccounts(d: SqliteDb): Sync<AccountStore & MemberStore> {
   const getAccount = (id: string): Account | null => {

@@ -5,6 +5,7 @@ import type { TrackedEvent, User } from "@storefit/contract";
 import { assignmentKey, sharedAssignmentKey } from "../types.js";
 import type { Assignment, ClientWrite, ClientWriteStore, DeviceRecord, Exposure, InsertResult, StoredExposure, Sync, VisitorRecord, VisitorStore } from "../types.js";
 import { eventName, eventPagePath, eventRevenue } from "../event-fields.js";
+import { exposureFromRow } from "../rows.js";
 import type { Row, SqliteDb } from "./db.js";
 
 /**
@@ -13,21 +14,6 @@ import type { Row, SqliteDb } from "./db.js";
  */
 type StoredAssignment = [rule_id: string, behaviour_id: string, variation_id: string, probability: number, assigned_at: string, split?: string];
 
-export const exposureFromRow = (r: Row): StoredExposure => ({
-  config_id: r.config_id as string,
-  user_customer_id: r.user_customer_id as string,
-  user_id: (r.user_id as string | null) ?? null,
-  session_id: r.session_id as string,
-  requested_time: r.requested_time as number,
-  variation_id: r.variation_id as string,
-  ...(r.experience_id != null ? { experience_id: r.experience_id as string } : {}),
-  ...(r.rule_id != null ? { rule_id: r.rule_id as string } : {}),
-  ...(r.behaviour_id != null ? { behaviour_id: r.behaviour_id as string } : {}),
-  is_template_config: r.is_template_config === 1,
-  probability: (r.probability as number | null) ?? null,
-  split: (r.split as string | null) ?? null,
-  forced: r.forced === 1,
-});
 
 export function sqliteClientWrites(d: SqliteDb): Sync<ClientWriteStore & VisitorStore> {
   const touchVisitor = (accountId: string, userId: string, user: User, now: string): void => {

@@ -1,7 +1,8 @@
 // The live events list (GET /api/events) and its filters, on SQLite.
 
 import type { EventFilter, EventStore, StoredEvent, Sync } from "../types.js";
-import { asciiLower, parseStoredEvent } from "../event-fields.js";
+import { asciiLower } from "../event-fields.js";
+import { storedEventFromRow } from "../rows.js";
 import { count } from "./db.js";
 import type { Row, SqlParams, SqliteDb } from "./db.js";
 
@@ -65,20 +66,7 @@ export function sqliteEvents(d: SqliteDb): Sync<EventStore> {
       const order = filter.after !== undefined ? "ASC" : "DESC";
       const rows = d.sql(`SELECT * FROM events e WHERE ${where} ORDER BY e.seq ${order} LIMIT @limit`).all({ ...params, limit }) as Row[];
       if (order === "ASC") rows.reverse();
-      return rows.map((r) => ({
-        seq: r.seq as number,
-        account_id: r.account_id as string,
-        insert_id: r.insert_id as string,
-        event_type: r.event_type as string,
-        event_customer_id: r.event_customer_id as string,
-        domain: r.domain as string,
-        page_path: (r.page_path as string | null) ?? null,
-        user_id: r.user_id as string,
-        session_id: (r.session_id as string | null) ?? null,
-        event_timestamp: r.event_timestamp as number,
-        received_at: r.received_at as string,
-        event: parseStoredEvent(r),
-      }));
+      return rows.map(storedEventFromRow);
     },
   };
 }

@@ -3,35 +3,8 @@
 // reads it whole, so splitting it into tables would only add joins.
 
 import type { Audience, Experience, ExperienceStore, ExperienceWriteContext, NewAudience, NewExperience, Sync } from "../types.js";
+import { audienceFromRow, experienceFromRow } from "../rows.js";
 import type { Row, SqliteDb } from "./db.js";
-
-export function experienceFromRow(row: Row): Experience {
-  return {
-    id: row.id as string,
-    account_id: row.account_id as string,
-    name: row.name as string,
-    status: row.status as Experience["status"],
-    kind: row.kind as Experience["kind"],
-    priority: row.priority as number,
-    pages: JSON.parse(row.pages_json as string) as Experience["pages"],
-    rules: JSON.parse(row.rules_json as string) as Experience["rules"],
-    goals: JSON.parse(row.goals_json as string) as Experience["goals"],
-    exclusion_group: row.exclusion_group_json ? (JSON.parse(row.exclusion_group_json as string) as Experience["exclusion_group"]) : null,
-    created_at: row.created_at as string,
-    updated_at: row.updated_at as string,
-  };
-}
-
-export function audienceFromRow(row: Row): Audience {
-  return {
-    id: row.id as string,
-    name: row.name as string,
-    description: row.description as string,
-    condition: JSON.parse(row.condition_json as string) as Audience["condition"],
-    created_at: row.created_at as string,
-    updated_at: row.updated_at as string,
-  };
-}
 
 export function sqliteExperiences(d: SqliteDb): Sync<ExperienceStore> {
   const getExperience = (accountId: string, id: string): Experience | null => {

@@ -1,7 +1,7 @@
 // What tests and benchmarks read besides the service's interface, on SQLite.
 
 import type { CountedTable, StoreInspection, StoredExposure, Sync } from "../types.js";
-import { exposureFromRow } from "./client-writes.js";
+import { exposureFromRow } from "../rows.js";
 import type { Row, SqliteDb } from "./db.js";
 
 const COUNTS: Record<CountedTable, string> = {
