@@ -1,6 +1,7 @@
 // Account hooks (conventions habit 10): the account and its settings, team members and secret
-// keys. One hook per query or mutation; the screens under pages/settings and pages/install
-// never call apiFetch themselves.
+// keys. One hook per query key or mutation; every screen that shows the account (settings,
+// install, live events, the experience editor's domains, the visual editor's shop origins) reads
+// it through useAccount, and none calls apiFetch itself.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type {
   AccountPatch,
@@ -14,7 +15,7 @@ import type {
   SecretKeyListResponse,
 } from "@storefit/contract";
 import { apiFetch } from "./client";
-import { useSession } from "./queries";
+import { useSession } from "./session";
 
 export const accountKeys = {
   account: ["account"] as const,
@@ -22,27 +23,26 @@ export const accountKeys = {
   keys: ["account", "keys"] as const,
 };
 
-function useCsrf(): string | undefined {
-  return useSession().data?.csrf_token;
-}
-
 /** Only owners change the account, its members and its keys (product.md §3 roles). */
 export function useIsOwner(): boolean {
   return useSession().data?.user.role === "owner";
 }
 
+/** The account changes rarely, and through its owners' saves here, which update this query. */
+const ACCOUNT_STALE_TIME_MS = 60_000;
+
 export function useAccount() {
   return useQuery({
     queryKey: accountKeys.account,
     queryFn: ({ signal }) => apiFetch<AccountView>("/api/account", { signal }),
+    staleTime: ACCOUNT_STALE_TIME_MS,
   });
 }
 
 export function useUpdateAccount() {
   const queryClient = useQueryClient();
-  const csrfToken = useCsrf();
   return useMutation({
-    mutationFn: (patch: AccountPatch) => apiFetch<AccountView>("/api/account", { method: "PATCH", body: patch, csrfToken }),
+    mutationFn: (patch: AccountPatch) => apiFetch<AccountView>("/api/account", { method: "PATCH", body: patch }),
     onSuccess: (account) => {
       queryClient.setQueryData(accountKeys.account, account);
     },
@@ -58,34 +58,6 @@ export function useMembers(enabled: boolean) {
   });
 }
 
-export function useAddMember() {
-  const queryClient = useQueryClient();
-  const csrfToken = useCsrf();
-  return useMutation({
-    mutationFn: (input: MemberInput) => apiFetch<Member>("/api/account/members", { method: "POST", body: input, csrfToken }),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: accountKeys.members }),
-  });
-}
-
-export function useChangeMemberRole() {
-  const queryClient = useQueryClient();
-  const csrfToken = useCsrf();
-  return useMutation({
-    mutationFn: ({ id, patch }: { id: string; patch: MemberPatch }) =>
-      apiFetch<Member>(`/api/account/members/${encodeURIComponent(id)}`, { method: "PATCH", body: patch, csrfToken }),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: accountKeys.members }),
-  });
-}
-
-export function useRemoveMember() {
-  const queryClient = useQueryClient();
-  const csrfToken = useCsrf();
-  return useMutation({
-    mutationFn: (id: string) => apiFetch<void>(`/api/account/members/${encodeURIComponent(id)}`, { method: "DELETE", csrfToken }),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: accountKeys.members }),
-  });
-}
-
 export function useSecretKeys(enabled: boolean) {
   return useQuery({
     queryKey: accountKeys.keys,
@@ -94,20 +66,33 @@ export function useSecretKeys(enabled: boolean) {
   });
 }
 
-export function useCreateSecretKey() {
+/** A write to the members or the keys: that list is read again. */
+function useListWrite<Vars, Answer>(list: readonly string[], request: (vars: Vars) => Promise<Answer>) {
   const queryClient = useQueryClient();
-  const csrfToken = useCsrf();
   return useMutation({
-    mutationFn: (input: SecretKeyInput) => apiFetch<SecretKeyCreated>("/api/account/keys", { method: "POST", body: input, csrfToken }),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: accountKeys.keys }),
+    mutationFn: request,
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: list }),
   });
 }
 
-export function useRevokeSecretKey() {
-  const queryClient = useQueryClient();
-  const csrfToken = useCsrf();
-  return useMutation({
-    mutationFn: (id: string) => apiFetch<void>(`/api/account/keys/${encodeURIComponent(id)}`, { method: "DELETE", csrfToken }),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: accountKeys.keys }),
-  });
-}
+const memberPath = (id: string) => `/api/account/members/${encodeURIComponent(id)}`;
+const keyPath = (id: string) => `/api/account/keys/${encodeURIComponent(id)}`;
+
+export const useAddMember = () =>
+  useListWrite(accountKeys.members, (input: MemberInput) => apiFetch<Member>("/api/account/members", { method: "POST", body: input }));
+
+export const useChangeMemberRole = () =>
+  useListWrite(accountKeys.members, ({ id, patch }: { id: string; patch: MemberPatch }) =>
+    apiFetch<Member>(memberPath(id), { method: "PATCH", body: patch }),
+  );
+
+export const useRemoveMember = () =>
+  useListWrite(accountKeys.members, (id: string) => apiFetch<void>(memberPath(id), { method: "DELETE" }));
+
+export const useCreateSecretKey = () =>
+  useListWrite(accountKeys.keys, (input: SecretKeyInput) =>
+    apiFetch<SecretKeyCreated>("/api/account/keys", { method: "POST", body: input }),
+  );
+
+export const useRevokeSecretKey = () =>
+  useListWrite(accountKeys.keys, (id: string) => apiFetch<void>(keyPath(id), { method: "DELETE" }));

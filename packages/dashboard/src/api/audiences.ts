@@ -1,20 +1,17 @@
-// Audience hooks (conventions habit 10): one per query or mutation; the screens under
-// pages/audiences never call apiFetch themselves.
+// Audience hooks (conventions habit 10): one per query key or mutation; the audiences screens
+// and the experience editor's audience choice read them here and never call apiFetch themselves.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { Audience, AudienceEvaluateRequest, AudienceEvaluateResponse, AudienceInput, AudienceListResponse } from "@storefit/contract";
 import { apiFetch } from "./client";
-import { useSession } from "./queries";
 
 export const audienceKeys = {
   all: ["audiences"] as const,
   one: (id: string) => ["audiences", id] as const,
 };
 
-export type { AudienceEvaluateRequest, AudienceEvaluateResponse, ClauseVerdict } from "@storefit/contract";
+const audiencePath = (id: string) => `/api/audiences/${encodeURIComponent(id)}`;
 
-function useCsrf(): string | undefined {
-  return useSession().data?.csrf_token;
-}
+export type { AudienceEvaluateRequest, AudienceEvaluateResponse, ClauseVerdict } from "@storefit/contract";
 
 export function useAudiences() {
   return useQuery({
@@ -26,16 +23,16 @@ export function useAudiences() {
 export function useAudience(id: string | undefined) {
   return useQuery({
     queryKey: audienceKeys.one(id ?? ""),
-    queryFn: ({ signal }) => apiFetch<Audience>(`/api/audiences/${encodeURIComponent(id!)}`, { signal }),
+    queryFn: ({ signal }) => apiFetch<Audience>(audiencePath(id!), { signal }),
     enabled: id !== undefined,
   });
 }
 
-export function useCreateAudience() {
+/** Create or replace: the saved audience is cached and the list read again. */
+function useAudienceSave<Vars>(request: (vars: Vars) => Promise<Audience>) {
   const queryClient = useQueryClient();
-  const csrfToken = useCsrf();
   return useMutation({
-    mutationFn: (input: AudienceInput) => apiFetch<Audience>("/api/audiences", { method: "POST", body: input, csrfToken }),
+    mutationFn: request,
     onSuccess: (saved) => {
       queryClient.setQueryData(audienceKeys.one(saved.id), saved);
       void queryClient.invalidateQueries({ queryKey: audienceKeys.all, exact: true });
@@ -43,24 +40,18 @@ export function useCreateAudience() {
   });
 }
 
-export function useUpdateAudience() {
-  const queryClient = useQueryClient();
-  const csrfToken = useCsrf();
-  return useMutation({
-    mutationFn: ({ id, input }: { id: string; input: AudienceInput }) =>
-      apiFetch<Audience>(`/api/audiences/${encodeURIComponent(id)}`, { method: "PUT", body: input, csrfToken }),
-    onSuccess: (saved) => {
-      queryClient.setQueryData(audienceKeys.one(saved.id), saved);
-      void queryClient.invalidateQueries({ queryKey: audienceKeys.all, exact: true });
-    },
-  });
-}
+export const useCreateAudience = () =>
+  useAudienceSave((input: AudienceInput) => apiFetch<Audience>("/api/audiences", { method: "POST", body: input }));
+
+export const useUpdateAudience = () =>
+  useAudienceSave(({ id, input }: { id: string; input: AudienceInput }) =>
+    apiFetch<Audience>(audiencePath(id), { method: "PUT", body: input }),
+  );
 
 export function useDeleteAudience() {
   const queryClient = useQueryClient();
-  const csrfToken = useCsrf();
   return useMutation({
-    mutationFn: (id: string) => apiFetch<void>(`/api/audiences/${encodeURIComponent(id)}`, { method: "DELETE", csrfToken }),
+    mutationFn: (id: string) => apiFetch<void>(audiencePath(id), { method: "DELETE" }),
     onSuccess: (_void, id) => {
       queryClient.removeQueries({ queryKey: audienceKeys.one(id), exact: true });
       void queryClient.invalidateQueries({ queryKey: audienceKeys.all, exact: true });
@@ -70,9 +61,8 @@ export function useDeleteAudience() {
 
 /** The tester: a mutation (a POST that stores nothing), run when the operator asks. */
 export function useEvaluateAudience() {
-  const csrfToken = useCsrf();
   return useMutation({
     mutationFn: (request: AudienceEvaluateRequest) =>
-      apiFetch<AudienceEvaluateResponse>("/api/audiences/evaluate", { method: "POST", body: request, csrfToken }),
+      apiFetch<AudienceEvaluateResponse>("/api/audiences/evaluate", { method: "POST", body: request }),
   });
 }

@@ -1,6 +1,7 @@
 // The one way the dashboard talks to the service: same-origin fetches under /api/ with the
-// session cookie, the CSRF header on writes (product.md §3 "Admin API and auth"), and every
-// failure turned into an ApiRequestError carrying the server's `{ error: { code, message } }`.
+// session cookie, the session's CSRF token on every write (product.md §3 "Admin API and auth"),
+// and every failure turned into an ApiRequestError carrying the server's
+// `{ error: { code, message } }`. The hooks in the other api/ modules are its only callers.
 import type { ApiError } from "@storefit/contract";
 
 /** Codes the dashboard produces itself, when the server's answer carries none. */
@@ -32,13 +33,23 @@ export function isUnauthorized(error: unknown): boolean {
   return isApiRequestError(error) && error.status === 401;
 }
 
-type RequestOptions = {
+export type RequestOptions = {
   method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   body?: unknown;
-  /** Required by the service on every write; the session's `csrf_token`. */
-  csrfToken?: string | undefined;
+  /** The ETag of the version a write is based on (docs/api.md "Lost updates"). */
+  ifMatch?: string | null | undefined;
   signal?: AbortSignal | undefined;
 };
+
+let csrfToken: () => string | undefined = () => undefined;
+
+/**
+ * Where apiFetch reads the session's CSRF token, which the service requires on every write.
+ * createQueryClient (queryClient.ts) points it at the cached session, so no caller passes it.
+ */
+export function setCsrfTokenSource(source: () => string | undefined): void {
+  csrfToken = source;
+}
 
 function isApiErrorBody(value: unknown): value is ApiError {
   if (typeof value !== "object" || value === null || !("error" in value)) return false;
@@ -61,11 +72,16 @@ async function readJson(response: Response): Promise<unknown> {
   }
 }
 
-export async function apiFetch<T>(path: string, options: RequestOptions = {}): Promise<T> {
+/** Sends the request; answers the response when it is a 2xx, else throws its ApiRequestError. */
+async function send(path: string, options: RequestOptions): Promise<Response> {
   const method = options.method ?? "GET";
   const headers: Record<string, string> = { accept: "application/json" };
   if (options.body !== undefined) headers["content-type"] = "application/json";
-  if (method !== "GET" && options.csrfToken) headers["x-csrf-token"] = options.csrfToken;
+  if (method !== "GET") {
+    const token = csrfToken();
+    if (token) headers["x-csrf-token"] = token;
+  }
+  if (options.ifMatch) headers["if-match"] = options.ifMatch;
 
   let response: Response;
   try {
@@ -85,25 +101,27 @@ export async function apiFetch<T>(path: string, options: RequestOptions = {}): P
       "Could not reach the Storefit service.",
     );
   }
+  if (response.ok) return response;
 
-  if (response.status === 204) return undefined as T;
   const body = await readJson(response);
-
-  if (!response.ok) {
-    if (isApiErrorBody(body)) {
-      throw new ApiRequestError(
-        response.status,
-        body.error.code,
-        body.error.message,
-        body.error.details,
-      );
-    }
+  if (isApiErrorBody(body)) {
     throw new ApiRequestError(
       response.status,
-      `http_${response.status}`,
-      `The service answered ${response.status} ${response.statusText}`.trim() + ".",
+      body.error.code,
+      body.error.message,
+      body.error.details,
     );
   }
+  throw new ApiRequestError(
+    response.status,
+    `http_${response.status}`,
+    `The service answered ${response.status} ${response.statusText}`.trim() + ".",
+  );
+}
+
+/** The JSON body of a 2xx answer; one without any is an error. */
+async function readBody(response: Response): Promise<unknown> {
+  const body = await readJson(response);
   if (body === undefined) {
     throw new ApiRequestError(
       response.status,
@@ -111,5 +129,20 @@ export async function apiFetch<T>(path: string, options: RequestOptions = {}): P
       "The service sent no JSON body.",
     );
   }
-  return body as T;
+  return body;
+}
+
+export async function apiFetch<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const response = await send(path, options);
+  if (response.status === 204) return undefined as T;
+  return (await readBody(response)) as T;
+}
+
+/** apiFetch that also answers the ETag of the version the service sent (null if none came). */
+export async function apiFetchVersioned<T>(
+  path: string,
+  options: RequestOptions = {},
+): Promise<{ body: T; etag: string | null }> {
+  const response = await send(path, options);
+  return { body: (await readBody(response)) as T, etag: response.headers.get("etag") };
 }

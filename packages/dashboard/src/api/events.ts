@@ -1,10 +1,13 @@
-// The live events screen's queries (conventions habit 10): a page of events (docs/api.md
-// "Events") and a visitor's timeline. Only the newest page is polled: an older page stays put
-// while the operator reads it (its cursor pins it; new events land above it).
+// Events (conventions habit 10): a page of events (docs/api.md "Events"), for the live events
+// screen and the install check, and a visitor's timeline. Only the newest page is polled: an
+// older page stays put while the operator reads it (its cursor pins it; new events land above it).
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import type { EventListResponse, VisitorTimelineResponse } from "@storefit/contract";
 import { apiFetch } from "./client";
-import { EVENTS_PAGE_SIZE, EVENTS_REFETCH_INTERVAL_MS } from "./queries";
+
+/** The newest events are polled this often (2 s): fresh enough to watch a test click land. */
+export const EVENTS_REFETCH_INTERVAL_MS = 2_000;
+export const EVENTS_PAGE_SIZE = 50;
 
 /** GET /api/events filters; empty ones are left out. */
 export type EventPageQuery = {

@@ -1,38 +1,34 @@
-// The experiences screens' queries and writes, one hook each (conventions habit 10). The list
-// itself is `useExperiences` (queries.ts); every write here invalidates ["experiences"], which
-// also covers each experience's detail query (["experiences", id]).
+// Experiences (conventions habit 10): the list, one experience, its overlaps, and every write —
+// from the list, the experience editor and the visual editor. One definition per query key
+// (the *Query functions below); every write invalidates ["experiences"], which also covers each
+// experience's detail (["experiences", id]) and overlaps (["experiences", id, "overlaps"]).
 //
 // The detail query holds the experience with its ETag (docs/api.md "Lost updates"): editors send
 // it back as If-Match, so a save over a version they did not load answers 412 instead of
 // silently overwriting what another tab or the visual editor saved meanwhile.
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { QueryClient } from "@tanstack/react-query";
+import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type {
-  AccountView,
-  AudienceListResponse,
+  ConfigDefinition,
   ExclusionGroup,
   ExperienceDetail,
   ExperienceInput,
   ExperienceListResponse,
   ExperienceOverlapsResponse,
   ExperienceStatus,
-  SessionInfo,
 } from "@storefit/contract";
-import { ApiRequestError, CLIENT_ERROR_CODES, apiFetch } from "./client";
-import { queryKeys } from "./queries";
+import { ApiRequestError, apiFetch, apiFetchVersioned } from "./client";
+import type { RequestOptions } from "./client";
+
+const ALL = ["experiences"] as const;
 
 export const experienceKeys = {
-  detail: (id: string) => [...queryKeys.experiences, id] as const,
-  /** Under the experiences key: every experience write invalidates it too. */
-  overlaps: (id: string) => [...queryKeys.experiences, id, "overlaps"] as const,
-  audiences: ["audiences"] as const,
-  account: ["account"] as const,
+  /** The list; the prefix of every experience query, so a write invalidates them all. */
+  all: ALL,
+  detail: (id: string) => [...ALL, id] as const,
+  overlaps: (id: string) => [...ALL, id, "overlaps"] as const,
 };
 
-const csrf = (queryClient: QueryClient) =>
-  queryClient.getQueryData<SessionInfo | null>(queryKeys.session)?.csrf_token;
-
-export const experiencePath = (id: string) => `/api/experiences/${encodeURIComponent(id)}`;
+const experiencePath = (id: string) => `/api/experiences/${encodeURIComponent(id)}`;
 
 /** An experience as the service sent it, with the ETag of that version (null if none came). */
 export type VersionedExperience = { experience: ExperienceDetail; etag: string | null };
@@ -43,79 +39,75 @@ export const PRECONDITION_FAILED = "precondition_failed";
 export const isVersionConflict = (error: unknown): boolean =>
   error instanceof ApiRequestError && error.status === 412;
 
-/**
- * GET, PUT or PATCH of one experience, keeping the ETag of the answer. apiFetch's contract (same
- * origin, CSRF header, errors as ApiRequestError) with the one header apiFetch does not carry.
- */
-export async function fetchVersionedExperience(
+/** GET, PUT or PATCH of one experience, keeping the ETag of the answer. */
+async function fetchVersionedExperience(
   id: string,
-  options: {
-    method?: "GET" | "PUT" | "PATCH";
-    body?: unknown;
-    csrfToken?: string | undefined;
-    ifMatch?: string | null | undefined;
-    signal?: AbortSignal | undefined;
-  } = {},
+  options: RequestOptions & { method?: "GET" | "PUT" | "PATCH" } = {},
 ): Promise<VersionedExperience> {
-  const method = options.method ?? "GET";
-  const headers: Record<string, string> = { accept: "application/json" };
-  if (options.body !== undefined) headers["content-type"] = "application/json";
-  if (method !== "GET" && options.csrfToken) headers["x-csrf-token"] = options.csrfToken;
-  if (options.ifMatch) headers["if-match"] = options.ifMatch;
-  let response: Response;
-  try {
-    response = await fetch(experiencePath(id), {
-      method,
-      headers,
-      credentials: "same-origin",
-      body: options.body === undefined ? null : JSON.stringify(options.body),
-      signal: options.signal ?? null,
-    });
-  } catch (cause) {
-    if (cause instanceof DOMException && cause.name === "AbortError") throw cause;
-    throw new ApiRequestError(
-      0,
-      CLIENT_ERROR_CODES.network,
-      "Could not reach the Storefit service.",
-    );
-  }
-  const body = (await response.json().catch(() => undefined)) as unknown;
-  if (!response.ok) {
-    const error = (body as { error?: { code?: unknown; message?: unknown; details?: unknown } })
-      ?.error;
-    if (error && typeof error.code === "string" && typeof error.message === "string")
-      throw new ApiRequestError(response.status, error.code, error.message, error.details);
-    throw new ApiRequestError(
-      response.status,
-      `http_${response.status}`,
-      `The service answered ${response.status} ${response.statusText}`.trim() + ".",
-    );
-  }
-  if (body === undefined)
-    throw new ApiRequestError(
-      response.status,
-      CLIENT_ERROR_CODES.badResponse,
-      "The service sent no JSON body.",
-    );
-  return { experience: body as ExperienceDetail, etag: response.headers.get("etag") };
+  const { body, etag } = await apiFetchVersioned<ExperienceDetail>(experiencePath(id), options);
+  return { experience: body, etag };
 }
 
-/** The experience with its ETag, for the screens that edit it. */
-export function useVersionedExperience(id: string | undefined) {
-  return useQuery({
-    queryKey: experienceKeys.detail(id ?? ""),
-    queryFn: ({ signal }) => fetchVersionedExperience(id ?? "", { signal }),
-    enabled: id !== undefined,
+const listQuery = () =>
+  queryOptions({
+    queryKey: experienceKeys.all,
+    queryFn: ({ signal }) => apiFetch<ExperienceListResponse>("/api/experiences", { signal }),
   });
+
+const detailQuery = (id: string) =>
+  queryOptions({
+    queryKey: experienceKeys.detail(id),
+    queryFn: ({ signal }) => fetchVersionedExperience(id, { signal }),
+  });
+
+const overlapsQuery = (id: string) =>
+  queryOptions({
+    queryKey: experienceKeys.overlaps(id),
+    queryFn: ({ signal }) =>
+      apiFetch<ExperienceOverlapsResponse>(`${experiencePath(id)}/overlaps`, { signal }),
+  });
+
+export function useExperiences() {
+  return useQuery(listQuery());
 }
 
-/** The experience alone, for the screens that only show it. */
-export function useExperience(id: string | undefined) {
-  return useQuery({
-    queryKey: experienceKeys.detail(id ?? ""),
-    queryFn: ({ signal }) => fetchVersionedExperience(id ?? "", { signal }),
-    enabled: id !== undefined,
-    select: (v: VersionedExperience) => v.experience,
+/**
+ * The experience with its ETag. `refetchOnWindowFocus: false` for a screen whose unsaved edits
+ * live outside the form's reach (the visual editor): a background refetch must not race them.
+ */
+export function useVersionedExperience(
+  id: string | undefined,
+  { refetchOnWindowFocus = true }: { refetchOnWindowFocus?: boolean } = {},
+) {
+  return useQuery({ ...detailQuery(id ?? ""), enabled: id !== undefined, refetchOnWindowFocus });
+}
+
+/**
+ * The running experiences that can change the same element on the same page as this one, and who
+ * wins (docs/dashboard.md "Overlaps"). Refetched after any experience write.
+ */
+export function useExperienceOverlaps(id: string | undefined) {
+  return useQuery({ ...overlapsQuery(id ?? ""), enabled: id !== undefined });
+}
+
+/** The experiences list as stored now (not a cached answer): slices are planned on it. */
+export function useFreshExperienceList() {
+  const queryClient = useQueryClient();
+  return () => queryClient.fetchQuery({ ...listQuery(), staleTime: 0 });
+}
+
+/** The overlaps as they are now (not a cached answer): Start decides on them. */
+export function useFreshOverlaps() {
+  const queryClient = useQueryClient();
+  return (id: string) => queryClient.fetchQuery({ ...overlapsQuery(id), staleTime: 0 });
+}
+
+/** Reads the experience again (the "Reload the latest version" action after a conflict). */
+export function useReloadExperience() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (experienceId: string) =>
+      queryClient.fetchQuery({ ...detailQuery(experienceId), staleTime: 0 }),
   });
 }
 
@@ -153,43 +145,67 @@ export function sameFieldsButGroup(a: ExperienceDetail, b: ExperienceDetail): bo
   return fields(a) === fields(b);
 }
 
-/** GET /api/experiences/{id}/overlaps: running experiences that change the same elements. */
-export function fetchExperienceOverlaps(id: string, signal?: AbortSignal) {
-  return apiFetch<ExperienceOverlapsResponse>(`${experiencePath(id)}/overlaps`, { signal });
-}
-
-/**
- * The running experiences that can change the same element on the same page as this one, and who
- * wins (docs/dashboard.md "Overlaps"). Refetched after any experience write.
- */
-export function useExperienceOverlaps(id: string | undefined) {
-  return useQuery({
-    queryKey: experienceKeys.overlaps(id ?? ""),
-    queryFn: ({ signal }) => fetchExperienceOverlaps(id ?? "", signal),
-    enabled: id !== undefined,
+/** A write answered by the experience with its ETag: the detail holds it at once. */
+function useVersionedWrite<Vars>(request: (vars: Vars) => Promise<VersionedExperience>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: request,
+    onSuccess: (saved) => {
+      queryClient.setQueryData(experienceKeys.detail(saved.experience.id), saved);
+      void queryClient.invalidateQueries({ queryKey: experienceKeys.all });
+    },
   });
 }
 
-/** The experiences list as stored now (not a cached answer): slices are planned on it. */
-export function useFreshExperienceList() {
+/** A write answered by the experience alone (create, status): its ETag is read again. */
+function useExperienceWrite<Vars>(request: (vars: Vars) => Promise<ExperienceDetail>) {
   const queryClient = useQueryClient();
-  return () =>
-    queryClient.fetchQuery({
-      queryKey: queryKeys.experiences,
-      queryFn: ({ signal }) => apiFetch<ExperienceListResponse>("/api/experiences", { signal }),
-      staleTime: 0,
-    });
+  return useMutation({
+    mutationFn: request,
+    // The detail query is refetched, with the new version's ETag.
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: experienceKeys.all }),
+  });
 }
 
-/** The overlaps as they are now (not a cached answer): Start decides on them. */
-export function useFreshOverlaps() {
+/** POST /api/experiences: a new draft. */
+export function useCreateExperience() {
+  return useExperienceWrite((input: ExperienceInput) =>
+    apiFetch<ExperienceDetail>("/api/experiences", { method: "POST", body: input }),
+  );
+}
+
+/**
+ * PUT /api/experiences/{id}: replaces the experience, status kept. `ifMatch` is the ETag of the
+ * version the form was loaded from: if the experience changed since, the answer is 412 and
+ * nothing is stored (isVersionConflict).
+ */
+export function useUpdateExperience() {
+  return useVersionedWrite(
+    ({ id, input, ifMatch }: { id: string; input: ExperienceInput; ifMatch: string | null }) =>
+      fetchVersionedExperience(id, { method: "PUT", body: input, ifMatch }),
+  );
+}
+
+/** POST /api/experiences/{id}/status: start (running), pause, archive, restore (draft). */
+export function useChangeExperienceStatus() {
+  return useExperienceWrite(({ id, status }: { id: string; status: ExperienceStatus }) =>
+    apiFetch<ExperienceDetail>(`${experiencePath(id)}/status`, {
+      method: "POST",
+      body: { status },
+    }),
+  );
+}
+
+/** Reads the whole experience and saves a copy as a new draft. */
+export function useDuplicateExperience(toInput: (e: ExperienceDetail) => ExperienceInput) {
   const queryClient = useQueryClient();
-  return (id: string) =>
-    queryClient.fetchQuery({
-      queryKey: experienceKeys.overlaps(id),
-      queryFn: ({ signal }) => fetchExperienceOverlaps(id, signal),
-      staleTime: 0,
+  return useExperienceWrite(async (id: string) => {
+    const { experience: detail } = await queryClient.fetchQuery(detailQuery(id));
+    return apiFetch<ExperienceDetail>("/api/experiences", {
+      method: "POST",
+      body: toInput(detail),
     });
+  });
 }
 
 /**
@@ -211,13 +227,11 @@ export function useSplitTraffic() {
       plan: () => Promise<{ self: ExclusionGroup; other: ExclusionGroup }>;
     }) => {
       const groups = await plan();
-      const csrfToken = csrf(queryClient);
       const write = async (id: string, group: ExclusionGroup) => {
         const latest = await fetchVersionedExperience(id);
         return fetchVersionedExperience(id, {
           method: "PATCH",
           body: { exclusion_group: group },
-          csrfToken,
           ifMatch: latest.etag,
         });
       };
@@ -225,7 +239,7 @@ export function useSplitTraffic() {
       const self = await write(selfId, groups.self);
       return { self, other };
     },
-    onSettled: () => void queryClient.invalidateQueries({ queryKey: queryKeys.experiences }),
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: experienceKeys.all }),
     onSuccess: ({ self, other }) => {
       queryClient.setQueryData(experienceKeys.detail(self.experience.id), self);
       queryClient.setQueryData(experienceKeys.detail(other.experience.id), other);
@@ -233,92 +247,89 @@ export function useSplitTraffic() {
   });
 }
 
-/** The audiences a rule can target (GET /api/audiences; viewers may read it). */
-export function useAudienceOptions() {
-  return useQuery({
-    queryKey: experienceKeys.audiences,
-    queryFn: ({ signal }) => apiFetch<AudienceListResponse>("/api/audiences", { signal }),
-  });
-}
-
-/** The account, for its main domain: an empty page-target domain means that one. */
-export function useAccountForTargeting() {
-  return useQuery({
-    queryKey: experienceKeys.account,
-    queryFn: ({ signal }) => apiFetch<AccountView>("/api/account", { signal }),
-    staleTime: 60_000,
-  });
-}
-
-function useVersionedWrite<Vars>(
-  request: (vars: Vars, csrfToken: string | undefined) => Promise<VersionedExperience>,
-) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (vars: Vars) => request(vars, csrf(queryClient)),
-    onSuccess: (saved) => {
-      queryClient.setQueryData(experienceKeys.detail(saved.experience.id), saved);
-      void queryClient.invalidateQueries({ queryKey: queryKeys.experiences });
-    },
-  });
-}
-
-/** A write answered by the experience alone (create, status): its ETag is read again. */
-function useExperienceWrite<Vars>(
-  request: (vars: Vars, csrfToken: string | undefined) => Promise<ExperienceDetail>,
-) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (vars: Vars) => request(vars, csrf(queryClient)),
-    // The detail query is refetched, with the new version's ETag.
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.experiences }),
-  });
-}
-
-/** POST /api/experiences: a new draft. */
-export function useCreateExperience() {
-  return useExperienceWrite((input: ExperienceInput, csrfToken) =>
-    apiFetch<ExperienceDetail>("/api/experiences", { method: "POST", body: input, csrfToken }),
-  );
-}
+// ---- The visual editor's save: one variation's configs ----
 
 /**
- * PUT /api/experiences/{id}: replaces the experience, status kept. `ifMatch` is the ETag of the
- * version the form was loaded from: if the experience changed since, the answer is 412 and
- * nothing is stored (isVersionConflict).
+ * The experience as PUT expects it, with one variation's configs replaced: every other field,
+ * rule and variation exactly as the service sent it.
  */
-export function useUpdateExperience() {
+export function withVariationConfigs(
+  experience: ExperienceDetail,
+  variationId: string,
+  configs: ConfigDefinition[],
+): ExperienceInput {
+  return {
+    name: experience.name,
+    kind: experience.kind,
+    priority: experience.priority,
+    // PUT replaces the whole experience: a group left out would be removed.
+    exclusion_group: experience.exclusion_group,
+    pages: experience.pages,
+    rules: experience.rules.map((rule) => ({
+      ...rule,
+      behaviour: {
+        ...rule.behaviour,
+        variations: rule.behaviour.variations.map((v) =>
+          v.id === variationId ? { ...v, configs } : v,
+        ),
+      },
+    })),
+    goals: experience.goals,
+  };
+}
+
+export type SaveVariationConfigs = {
+  experienceId: string;
+  variationId: string;
+  configs: ConfigDefinition[];
+  /** The variation's configs as the editor loaded (or last saved) them. */
+  loaded: ConfigDefinition[];
+};
+
+/** The variation's configs in the experience, or undefined if it has no such variation. */
+export function variationConfigs(
+  experience: ExperienceDetail,
+  variationId: string,
+): ConfigDefinition[] | undefined {
+  for (const rule of experience.rules)
+    for (const v of rule.behaviour.variations) if (v.id === variationId) return v.configs;
+  return undefined;
+}
+
+/** The variation was removed from the experience while the editor had it open. */
+export const VARIATION_GONE = "variation_gone";
+
+/**
+ * Saves one variation's configs; answers the stored experience. The experience is read again
+ * first and only that variation's configs are replaced in it, so what others changed meanwhile
+ * (its name, targeting, goals, the other variations) is kept, not overwritten with what the
+ * editor loaded. If that variation's configs were changed meanwhile (another visual editor, the
+ * experience editor), the save is refused as a conflict (412 precondition_failed) instead of
+ * overwriting them. The PUT carries If-Match with the version just read, so a save landing
+ * between that read and this write is a conflict too (docs/api.md "Lost updates").
+ */
+export function useSaveVariationConfigs() {
   return useVersionedWrite(
-    (
-      { id, input, ifMatch }: { id: string; input: ExperienceInput; ifMatch: string | null },
-      csrfToken,
-    ) => fetchVersionedExperience(id, { method: "PUT", body: input, csrfToken, ifMatch }),
+    async ({ experienceId, variationId, configs, loaded }: SaveVariationConfigs) => {
+      const latest = await fetchVersionedExperience(experienceId);
+      const stored = variationConfigs(latest.experience, variationId);
+      if (stored === undefined)
+        throw new ApiRequestError(
+          409,
+          VARIATION_GONE,
+          "This variation was removed from the experience since the editor opened it.",
+        );
+      if (canonicalJson(stored) !== canonicalJson(loaded))
+        throw new ApiRequestError(
+          412,
+          PRECONDITION_FAILED,
+          "This variation's changes were saved elsewhere since the editor loaded them.",
+        );
+      return fetchVersionedExperience(experienceId, {
+        method: "PUT",
+        body: withVariationConfigs(latest.experience, variationId, configs),
+        ifMatch: latest.etag,
+      });
+    },
   );
-}
-
-/** POST /api/experiences/{id}/status: start (running), pause, archive, restore (draft). */
-export function useChangeExperienceStatus() {
-  return useExperienceWrite(({ id, status }: { id: string; status: ExperienceStatus }, csrfToken) =>
-    apiFetch<ExperienceDetail>(`${experiencePath(id)}/status`, {
-      method: "POST",
-      body: { status },
-      csrfToken,
-    }),
-  );
-}
-
-/** Reads the whole experience and saves a copy as a new draft. */
-export function useDuplicateExperience(toInput: (e: ExperienceDetail) => ExperienceInput) {
-  const queryClient = useQueryClient();
-  return useExperienceWrite(async (id: string, csrfToken) => {
-    const { experience: detail } = await queryClient.fetchQuery({
-      queryKey: experienceKeys.detail(id),
-      queryFn: ({ signal }) => fetchVersionedExperience(id, { signal }),
-    });
-    return apiFetch<ExperienceDetail>("/api/experiences", {
-      method: "POST",
-      body: toInput(detail),
-      csrfToken,
-    });
-  });
 }

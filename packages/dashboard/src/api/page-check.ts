@@ -1,9 +1,7 @@
 // The service's check of a shop page (POST /api/page-check): why the visual editor's page did not
 // answer. A write only in HTTP terms (the service fetches the page); nothing is stored.
-import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { SessionInfo } from "@storefit/contract";
+import { useMutation } from "@tanstack/react-query";
 import { apiFetch } from "./client";
-import { queryKeys } from "./queries";
 
 export type PageCheck = {
   url: string;
@@ -15,11 +13,7 @@ export type PageCheck = {
 };
 
 export function usePageCheck() {
-  const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (url: string) => {
-      const session = queryClient.getQueryData<SessionInfo | null>(queryKeys.session);
-      return apiFetch<PageCheck>("/api/page-check", { method: "POST", body: { url }, csrfToken: session?.csrf_token });
-    },
+    mutationFn: (url: string) => apiFetch<PageCheck>("/api/page-check", { method: "POST", body: { url } }),
   });
 }

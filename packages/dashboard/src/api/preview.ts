@@ -1,10 +1,8 @@
 // The preview token of the dashboard's preview links (docs/dashboard.md "Preview links"): the
 // service shows draft and paused experiences in preview only with it, for one hour. Fetched again
 // well before it runs out, so a link shown or copied works for at least half an hour.
-import { useQuery, useQueryClient } from "@tanstack/react-query";
-import type { SessionInfo } from "@storefit/contract";
+import { useQuery } from "@tanstack/react-query";
 import { apiFetch } from "./client";
-import { queryKeys } from "./queries";
 
 export type PreviewToken = { token: string; expires_at: string };
 
@@ -14,13 +12,9 @@ export const PREVIEW_TOKEN_REFRESH_MS = 30 * 60 * 1000;
 export const previewKeys = { token: ["preview-token"] as const };
 
 export function usePreviewToken(enabled = true) {
-  const queryClient = useQueryClient();
   return useQuery({
     queryKey: previewKeys.token,
-    queryFn: ({ signal }) => {
-      const session = queryClient.getQueryData<SessionInfo | null>(queryKeys.session);
-      return apiFetch<PreviewToken>("/api/preview-token", { method: "POST", signal, csrfToken: session?.csrf_token });
-    },
+    queryFn: ({ signal }) => apiFetch<PreviewToken>("/api/preview-token", { method: "POST", signal }),
     enabled,
     staleTime: PREVIEW_TOKEN_REFRESH_MS,
     refetchInterval: PREVIEW_TOKEN_REFRESH_MS,

@@ -1,6 +1,7 @@
 import { QueryCache, QueryClient } from "@tanstack/react-query";
-import { isApiRequestError, isUnauthorized } from "./client";
-import { queryKeys } from "./queries";
+import type { SessionInfo } from "@storefit/contract";
+import { isApiRequestError, isUnauthorized, setCsrfTokenSource } from "./client";
+import { sessionKeys } from "./session";
 
 const MAX_RETRIES = 2;
 
@@ -10,7 +11,7 @@ export function createQueryClient(): QueryClient {
       onError: (error) => {
         // Any 401 means the session cookie expired or was revoked: forget the session, and the
         // router sends the operator to the sign-in form.
-        if (isUnauthorized(error)) queryClient.setQueryData(queryKeys.session, null);
+        if (isUnauthorized(error)) queryClient.setQueryData(sessionKeys.session, null);
       },
     }),
     defaultOptions: {
@@ -23,5 +24,9 @@ export function createQueryClient(): QueryClient {
       },
     },
   });
+  // Every write carries the CSRF token of the session as cached now (none before sign-in).
+  setCsrfTokenSource(
+    () => queryClient.getQueryData<SessionInfo | null>(sessionKeys.session)?.csrf_token,
+  );
   return queryClient;
 }

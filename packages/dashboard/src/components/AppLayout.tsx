@@ -1,5 +1,5 @@
 import { NavLink, Outlet } from "react-router";
-import { useSignOut } from "../api/mutations";
+import { useSignOut } from "../api/session";
 import { paths } from "../paths";
 import { useSignedInSession } from "./RequireSession";
 

@@ -1,6 +1,6 @@
 import { Navigate, Outlet } from "react-router";
 import type { SessionInfo } from "@storefit/contract";
-import { useSession } from "../api/queries";
+import { useSession } from "../api/session";
 import { paths } from "../paths";
 import { ErrorState, LoadingState } from "./StatusMessage";
 

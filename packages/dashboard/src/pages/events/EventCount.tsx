@@ -1,6 +1,6 @@
 import type { UseQueryResult } from "@tanstack/react-query";
 import type { EventListResponse } from "@storefit/contract";
-import { EVENTS_REFETCH_INTERVAL_MS } from "../../api/queries";
+import { EVENTS_REFETCH_INTERVAL_MS } from "../../api/events";
 import { formatCount, formatEventTime } from "../../format";
 
 /** The number of stored events, refreshed with the newest page (same query, fetched once). */

@@ -6,7 +6,7 @@ import { useMemo } from "react";
 import { useSearchParams } from "react-router";
 import { useAccount } from "../../api/account";
 import { useEventPage } from "../../api/events";
-import { useExperiences } from "../../api/queries";
+import { useExperiences } from "../../api/experiences";
 import { PageHeader } from "../../components/PageHeader";
 import { EventCount } from "./EventCount";
 import { EventFiltersBar } from "./EventFiltersBar";

@@ -3,7 +3,7 @@
 // where its slice goes is computed here, from the other running and paused members' slices.
 import { useEffect, useId } from "react";
 import { useFormContext } from "react-hook-form";
-import { useExperiences } from "../../api/queries";
+import { useExperiences } from "../../api/experiences";
 import { groupMembers, groupNames, percentLabel, placeSlice } from "../experiences/overlaps";
 import { parseNumber, percentToShare } from "./model";
 import type { ExperienceForm } from "./model";

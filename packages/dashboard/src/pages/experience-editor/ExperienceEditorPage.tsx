@@ -2,9 +2,9 @@
 // edits one. Viewers see the same screen with every input disabled.
 import { Link, useNavigate, useParams } from "react-router";
 import type { ExperienceDetail } from "@storefit/contract";
+import { useAccount } from "../../api/account";
+import { useAudiences } from "../../api/audiences";
 import {
-  useAccountForTargeting,
-  useAudienceOptions,
   useChangeExperienceStatus,
   useCreateExperience,
   useUpdateExperience,
@@ -75,8 +75,8 @@ export function ExperienceEditorPage() {
   const navigate = useNavigate();
   const canEdit = useCanEdit();
   const experience = useVersionedExperience(experienceId);
-  const audiences = useAudienceOptions();
-  const account = useAccountForTargeting();
+  const audiences = useAudiences();
+  const account = useAccount();
   const create = useCreateExperience();
   const update = useUpdateExperience();
 

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { useExperiences } from "../../api/queries";
+import { useExperiences } from "../../api/experiences";
 import { DataTable } from "../../components/DataTable";
 import { EmptyState } from "../../components/StatusMessage";
 import { applyFilters, ExperienceFilters } from "./ExperienceFilters";

@@ -5,7 +5,7 @@
 import type { StoredEventView } from "@storefit/contract";
 import { Link } from "react-router";
 import { useAccount } from "../../api/account";
-import { EVENTS_PAGE_SIZE, EVENTS_REFETCH_INTERVAL_MS, useEvents } from "../../api/queries";
+import { EVENTS_REFETCH_INTERVAL_MS, useEventPage } from "../../api/events";
 import { ErrorState } from "../../components/StatusMessage";
 import { formatEventTime } from "../../format";
 import { paths } from "../../paths";
@@ -18,7 +18,7 @@ function isAccountHost(host: string, domain: string, subdomains: readonly string
 }
 
 export function InstallCheck() {
-  const events = useEvents(EVENTS_PAGE_SIZE);
+  const events = useEventPage({});
   const account = useAccount();
   const data = events.data;
   // The shop's home page at its address (shop-address.ts: the port of a shop in development too).

@@ -1,5 +1,5 @@
 import { type FormEvent, useId, useState } from "react";
-import { useSignIn } from "../../api/mutations";
+import { useSignIn } from "../../api/session";
 import { CLIENT_ERROR_CODES, isApiRequestError } from "../../api/client";
 
 function signInErrorMessage(error: Error): string {

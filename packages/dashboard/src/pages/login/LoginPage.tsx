@@ -1,5 +1,5 @@
 import { Navigate } from "react-router";
-import { useSession } from "../../api/queries";
+import { useSession } from "../../api/session";
 import { LoadingState } from "../../components/StatusMessage";
 import { paths } from "../../paths";
 import { LoginForm } from "./LoginForm";

@@ -4,7 +4,7 @@
 import { useState } from "react";
 import { Link, useParams, useSearchParams } from "react-router";
 import type { ExperienceDetail, ExperienceResults } from "@storefit/contract";
-import { useExperience } from "../../api/experiences";
+import { useVersionedExperience } from "../../api/experiences";
 import { useExperienceResults } from "../../api/results";
 import { PageHeader } from "../../components/PageHeader";
 import { EmptyState, ErrorState, LoadingState } from "../../components/StatusMessage";
@@ -41,7 +41,8 @@ export function ResultsPage() {
     setChoice(urlChoice);
     setRange(urlRange);
   }
-  const experience = useExperience(experienceId);
+  const experience = useVersionedExperience(experienceId);
+  const detail = experience.data?.experience;
   // Presets count back from today: the days are fixed per render, and the query key changes at midnight (UTC).
   const days = rangeDays(range, Date.now());
   const results = useExperienceResults(experienceId, { ...choice, ...days });
@@ -54,7 +55,7 @@ export function ResultsPage() {
     setRange(next);
     setParams(writeRange(params, next), { replace: true });
   };
-  const name = experience.data?.name;
+  const name = detail?.name;
 
   return (
     <>
@@ -63,7 +64,7 @@ export function ResultsPage() {
         title={name ?? "Results"}
         description={
           <span className="results-subtitle">
-            {experience.data ? <StatusBadge status={experience.data.status} /> : null}
+            {detail ? <StatusBadge status={detail.status} /> : null}
             <span>Results</span>
             <Link to={paths.experience(experienceId)}>Edit experience</Link>
           </span>
@@ -84,7 +85,7 @@ export function ResultsPage() {
       </ResultsControls>
       <ResultsBody
         query={results}
-        experience={experience.data}
+        experience={detail}
         stale={results.isPlaceholderData}
       />
     </>
