@@ -6,13 +6,10 @@
 import { useCallback, useEffect, useId, useMemo, useState } from "react";
 import type { FormEvent } from "react";
 import type { AccountView, EditorDevice, ExperienceDetail } from "@storefit/contract";
-import { Link } from "react-router";
-import { isApiRequestError } from "../../api/client";
-import { isVersionConflict } from "../../api/experiences";
 import { useUnsavedWarning } from "../../components/useUnsavedWarning";
-import { paths } from "../../paths";
 import { useCanEdit } from "../experiences/canEdit";
 import { OverlapNotice } from "../experiences/OverlapNotice";
+import { EditorBar } from "./EditorBar";
 import { ElementPanel } from "./ElementPanel";
 import type { Edit } from "./ElementPanel";
 import type { ChangeScope } from "./model";
@@ -30,6 +27,7 @@ import {
 } from "./model";
 import { PageProblem } from "./PageProblem";
 import { PopupForm } from "./PopupForm";
+import { SaveError } from "./SaveError";
 import { suggestedPages } from "./suggested-pages";
 import { useEditorFrame } from "./useEditorFrame";
 import { SELECTION_KEYS, useEditorKeys } from "./useEditorKeys";
@@ -38,55 +36,6 @@ import { useEditorVariations } from "./useEditorVariations";
 
 /** The frame's width for the mobile preview (CSS pixels), a common phone. */
 export const MOBILE_WIDTH_PX = 390;
-
-/** The service's words, its code, and the details of a validation error. */
-function SaveError({
-  error,
-  onReload,
-  reloading,
-}: {
-  error: Error;
-  onReload: () => void;
-  reloading: boolean;
-}) {
-  if (isVersionConflict(error))
-    return (
-      <div className="form__error ve-save-error" role="alert" data-testid="save-conflict">
-        <p>
-          <strong>Not saved: this variation was changed since you opened it</strong> — in another
-          tab or by someone else. Saving would overwrite those changes, so nothing was saved. Your
-          edits are still here; note what you need, then load the latest version and apply them
-          again.
-        </p>
-        <button
-          type="button"
-          className="button button--secondary button--small"
-          onClick={onReload}
-          disabled={reloading}
-        >
-          Reload the latest version (discards your edits to this variation)
-        </button>
-      </div>
-    );
-  const details = isApiRequestError(error) ? error.details : undefined;
-  return (
-    <div className="form__error ve-save-error" role="alert">
-      <p>
-        Could not save: {error.message}
-        {isApiRequestError(error) ? <span className="mono"> ({error.code})</span> : null}
-      </p>
-      {Array.isArray(details) && details.length > 0 ? (
-        <ul>
-          {details.slice(0, 5).map((d, i) => (
-            <li key={i} className="mono">
-              {typeof d === "string" ? d : JSON.stringify(d)}
-            </li>
-          ))}
-        </ul>
-      ) : null}
-    </div>
-  );
-}
 
 const matches = (n: number) => `${n} ${n === 1 ? "element matches" : "elements match"}`;
 
@@ -162,13 +111,7 @@ export function VisualEditor({
   const offTarget = !!location && !pageTargeted(experience.pages, location);
 
   const [address, setAddress] = useState(initialPage ?? suggestions[0] ?? "");
-  const ids = {
-    variation: useId(),
-    address: useId(),
-    pages: useId(),
-    path: useId(),
-    scope: useId(),
-  };
+  const ids = { address: useId(), pages: useId(), path: useId(), scope: useId() };
   const typed = pathText.trim();
   const onOpen = (e: FormEvent) => {
     e.preventDefault();
@@ -181,97 +124,14 @@ export function VisualEditor({
 
   return (
     <div className="ve">
-      <header className="ve-bar">
-        <Link
-          className="ve-bar__back"
-          to={paths.experience(experience.id)}
-          onClick={(e) => {
-            if (
-              variations.anyUnsaved &&
-              !window.confirm("Leave the visual editor without saving your changes?")
-            )
-              e.preventDefault();
-          }}
-        >
-          ← {experience.name}
-        </Link>
-        <div className="ve-field ve-field--inline">
-          <label className="ve-field__label" htmlFor={ids.variation}>
-            Variation
-          </label>
-          <select
-            id={ids.variation}
-            className="field__input ve-input"
-            value={variationId}
-            onChange={(e) => variations.switchVariation(e.target.value)}
-          >
-            {variations.variations.map((option) => (
-              <option key={option.id} value={option.id}>
-                {option.label}
-                {variations.unsaved(option.id) ? " (unsaved)" : ""}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="ve-toggle" role="group" aria-label="Preview width">
-          {(["desktop", "mobile"] as const).map((d) => (
-            <button
-              key={d}
-              type="button"
-              className="button button--secondary button--small"
-              aria-pressed={device === d}
-              onClick={() => setDevice(d)}
-            >
-              {d === "desktop" ? "Desktop" : "Mobile"}
-            </button>
-          ))}
-        </div>
-        {canEdit ? (
-          <>
-            <div className="ve-toggle" role="group" aria-label="History">
-              <button
-                type="button"
-                className="button button--secondary button--small"
-                onClick={variations.undo}
-                disabled={!variations.canUndo}
-                title="Undo (Ctrl+Z)"
-              >
-                Undo
-              </button>
-              <button
-                type="button"
-                className="button button--secondary button--small"
-                onClick={variations.redo}
-                disabled={!variations.canRedo}
-                title="Redo (Ctrl+Shift+Z)"
-              >
-                Redo
-              </button>
-            </div>
-            <span className="ve-bar__status" role="status" data-testid="save-status">
-              {save.saving
-                ? "Saving…"
-                : variations.dirty
-                  ? "Unsaved changes"
-                  : save.saved
-                    ? "Saved"
-                    : "No unsaved changes"}
-            </span>
-            <button
-              type="button"
-              className="button button--primary"
-              onClick={save.save}
-              disabled={save.saving || !variations.dirty}
-            >
-              Save variation
-            </button>
-          </>
-        ) : (
-          <span className="ve-bar__status" role="status" data-testid="read-only">
-            View only: your role can look at the variations, not change them.
-          </span>
-        )}
-      </header>
+      <EditorBar
+        experience={experience}
+        variations={variations}
+        save={save}
+        device={device}
+        onDevice={setDevice}
+        canEdit={canEdit}
+      />
       {canEdit && save.error ? (
         <SaveError error={save.error} onReload={save.reload} reloading={save.reloading} />
       ) : null}
