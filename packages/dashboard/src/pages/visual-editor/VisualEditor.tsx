@@ -3,41 +3,35 @@
 // (useEditorFrame), the keys (useEditorKeys) and the save (useEditorSave), and lays out the bar,
 // the page and the side panel. What is shown (the variation, the width) is sent to the bridge as
 // one preview whenever it changes or the page's bridge is new.
-import { useCallback, useEffect, useId, useMemo, useState } from "react";
-import type { FormEvent } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import type { AccountView, EditorDevice, ExperienceDetail } from "@storefit/contract";
 import { useUnsavedWarning } from "../../components/useUnsavedWarning";
 import { useCanEdit } from "../experiences/canEdit";
 import { OverlapNotice } from "../experiences/OverlapNotice";
+import { ChangesSection } from "./ChangesSection";
 import { EditorBar } from "./EditorBar";
 import { ElementPanel } from "./ElementPanel";
 import type { Edit } from "./ElementPanel";
 import type { ChangeScope } from "./model";
 import {
   configOnPage,
-  describeConfig,
   deviceEdit,
   deviceView,
   editElement,
   elementConfigIndex,
   pageTargeted,
   previewConfigs,
-  templateOf,
   variationOf,
 } from "./model";
-import { PageProblem } from "./PageProblem";
+import { PageStage } from "./PageStage";
 import { PopupForm } from "./PopupForm";
 import { SaveError } from "./SaveError";
+import { SelectionSection } from "./SelectionSection";
 import { suggestedPages } from "./suggested-pages";
 import { useEditorFrame } from "./useEditorFrame";
-import { SELECTION_KEYS, useEditorKeys } from "./useEditorKeys";
+import { useEditorKeys } from "./useEditorKeys";
 import { useEditorSave } from "./useEditorSave";
 import { useEditorVariations } from "./useEditorVariations";
-
-/** The frame's width for the mobile preview (CSS pixels), a common phone. */
-export const MOBILE_WIDTH_PX = 390;
-
-const matches = (n: number) => `${n} ${n === 1 ? "element matches" : "elements match"}`;
 
 export function VisualEditor({
   experience,
@@ -64,9 +58,7 @@ export function VisualEditor({
   const variations = useEditorVariations(experience, requestedVariationId, canEdit);
   const { variationId, configs, context, edit, undo, redo } = variations;
   const frame = useEditorFrame(domains, initialPage);
-  const { ready, readyCount, location, selection, send, open, frameRef, onLoad, typePath } = frame;
-  const { opened, addressError, timedOut, frameLoaded, preview, hover, pathText, bridgeError } =
-    frame;
+  const { ready, readyCount, location, selection, send } = frame;
   const [device, setDevice] = useState<EditorDevice>("desktop");
   const [selectMode, setSelectMode] = useState(true);
   const [scope, setScope] = useState<ChangeScope>("page");
@@ -107,20 +99,6 @@ export function VisualEditor({
       ? configs[elementConfigIndex(configs, selection.path, location)]
       : undefined;
   const onThisPage = location ? configs.filter((c) => configOnPage(c, location)) : [];
-  const elsewhere = configs.length - onThisPage.length;
-  const offTarget = !!location && !pageTargeted(experience.pages, location);
-
-  const [address, setAddress] = useState(initialPage ?? suggestions[0] ?? "");
-  const ids = { address: useId(), pages: useId(), path: useId(), scope: useId() };
-  const typed = pathText.trim();
-  const onOpen = (e: FormEvent) => {
-    e.preventDefault();
-    open(address.trim());
-  };
-  const onPath = (e: FormEvent) => {
-    e.preventDefault();
-    if (typed) send({ type: "select-path", path: typed });
-  };
 
   return (
     <div className="ve">
@@ -137,177 +115,27 @@ export function VisualEditor({
       ) : null}
 
       <div className="ve-body">
-        <section className="ve-stage" aria-label="Shop page">
-          <form className="ve-address" onSubmit={onOpen}>
-            <label className="ve-field__label" htmlFor={ids.address}>
-              Page address
-            </label>
-            <input
-              id={ids.address}
-              className="field__input ve-input mono"
-              list={ids.pages}
-              value={address}
-              placeholder="https://your-shop.example/products/…"
-              onChange={(e) => setAddress(e.target.value)}
-              aria-invalid={addressError ? true : undefined}
-              aria-describedby={addressError ? `${ids.address}-error` : undefined}
-            />
-            <datalist id={ids.pages}>
-              {suggestions.map((s) => (
-                <option key={s} value={s} />
-              ))}
-            </datalist>
-            <button type="submit" className="button button--secondary">
-              Open
-            </button>
-          </form>
-          {addressError ? (
-            <p className="form__error" role="alert" id={`${ids.address}-error`}>
-              {addressError}
-            </p>
-          ) : null}
-          {offTarget ? (
-            <p className="notice notice--warning">
-              This page is not one of the experience's target pages: the shop will not show changes
-              made here until the experience targets it.
-            </p>
-          ) : null}
-          {timedOut && opened ? (
-            <PageProblem key={opened.n} url={opened.page} frameLoaded={frameLoaded} />
-          ) : null}
-          {preview && preview.missing.length > 0 ? (
-            <p className="notice notice--warning" role="status">
-              {preview.missing.length} change{preview.missing.length === 1 ? "" : "s"} found no
-              element on this page.
-            </p>
-          ) : null}
-          <div className="ve-frame-wrap">
-            {opened ? (
-              <>
-                {!ready && !timedOut ? (
-                  <div className="ve-frame-loading" role="status">
-                    <span className="spinner" aria-hidden="true" /> Loading the page…
-                  </div>
-                ) : null}
-                <iframe
-                  ref={frameRef}
-                  key={opened.n}
-                  name="storefit-editor"
-                  title="Shop page being edited"
-                  className={`ve-frame ve-frame--${device}`}
-                  style={device === "mobile" ? { width: MOBILE_WIDTH_PX } : undefined}
-                  src={opened.url}
-                  onLoad={onLoad}
-                />
-              </>
-            ) : (
-              <div className="ve-frame-empty">
-                <p>
-                  Choose a page of the shop to edit: one the experience targets, or any address on{" "}
-                  {domains.domain}.
-                </p>
-              </div>
-            )}
-          </div>
-        </section>
+        <PageStage
+          frame={frame}
+          suggestions={suggestions}
+          initialPage={initialPage}
+          domain={domains.domain}
+          device={device}
+          offTarget={!!location && !pageTargeted(experience.pages, location)}
+        />
 
         <aside className="ve-panel" aria-label="Changes">
           <OverlapNotice experience={experience} />
-          <section className="ve-selection" aria-label="Selected element">
-            <div className="ve-check">
-              <input
-                id={`${ids.path}-mode`}
-                type="checkbox"
-                checked={selectMode}
-                onChange={(e) => setSelectMode(e.target.checked)}
-              />
-              <label htmlFor={`${ids.path}-mode`}>Select elements by clicking in the page</label>
-            </div>
-            <form className="ve-path" onSubmit={onPath}>
-              <label className="ve-field__label" htmlFor={ids.path}>
-                CSS path
-              </label>
-              <div className="ve-row">
-                <input
-                  id={ids.path}
-                  className="field__input ve-input mono"
-                  value={pathText}
-                  placeholder={hover?.path ?? "Click an element in the page"}
-                  onChange={(e) => {
-                    typePath(e.target.value);
-                    // Highlight what the typed path matches, and count it (the bridge's `hover`).
-                    if (ready) send({ type: "hover-path", path: e.target.value.trim() || null });
-                  }}
-                  onBlur={() => ready && send({ type: "hover-path", path: null })}
-                  data-testid="selected-path"
-                />
-                <button
-                  type="submit"
-                  className="button button--secondary button--small"
-                  disabled={!ready}
-                >
-                  Select
-                </button>
-              </div>
-            </form>
-            <p className="ve-hint" data-testid="match-count" aria-live="polite">
-              {typed && typed !== selection?.path && hover?.path === typed
-                ? `${matches(hover.matchCount)} the typed path`
-                : selection
-                  ? `<${selection.tagName}> · ${matches(selection.matchCount)}`
-                  : hover
-                    ? `Pointer on ${hover.path}`
-                    : "Nothing selected"}
-            </p>
-            {selection && selection.matchCount > 1 ? (
-              <p className="notice notice--warning">
-                This path matches {selection.matchCount} elements: a change applies to every one of
-                them.
-              </p>
-            ) : null}
-            {bridgeError ? (
-              <p className="form__error" role="alert">
-                {bridgeError}
-              </p>
-            ) : null}
-            <div className="ve-row" role="group" aria-label="Move the selection">
-              {SELECTION_KEYS.map(([key, arrow, direction, label]) => (
-                <button
-                  key={direction}
-                  type="button"
-                  className="button button--secondary button--small"
-                  disabled={!selection?.can[direction]}
-                  onClick={() => send({ type: "navigate-selection", direction })}
-                  title={`Alt+${arrow}`}
-                  aria-keyshortcuts={`Alt+${key}`}
-                >
-                  {label}
-                </button>
-              ))}
-            </div>
-            {deviceSpecific ? (
-              <p className="notice" data-testid="device-note">
-                This variation changes elements per device: content, image, link, style and class
-                edits apply to the {device} width shown; other changes apply to both.
-              </p>
-            ) : null}
-            {canEdit ? (
-              <div className="ve-field ve-field--inline">
-                <label className="ve-field__label" htmlFor={ids.scope}>
-                  New changes apply on
-                </label>
-                <select
-                  id={ids.scope}
-                  className="field__input ve-input"
-                  value={scope}
-                  onChange={(e) => setScope(e.target.value as ChangeScope)}
-                >
-                  <option value="page">This page only</option>
-                  <option value="experience">Every page the experience targets</option>
-                </select>
-              </div>
-            ) : null}
-          </section>
+          <SelectionSection
+            frame={frame}
+            selectMode={selectMode}
+            onSelectMode={setSelectMode}
+            deviceSpecific={deviceSpecific}
+            device={device}
+            scope={scope}
+            onScope={setScope}
+            canEdit={canEdit}
+          />
 
           {selection ? (
             <ElementPanel
@@ -329,50 +157,15 @@ export function VisualEditor({
             </p>
           )}
 
-          <section className="ve-section ve-changes" aria-label="Changes on this page">
-            <h2 className="ve-section__title">Changes on this page</h2>
-            {onThisPage.length === 0 ? (
-              <p className="ve-hint">This variation changes nothing on this page.</p>
-            ) : (
-              <ul className="ve-changes__list">
-                {onThisPage.map((c) => {
-                  const path = c.properties?.element_path;
-                  return (
-                    <li key={c.config_id} className="ve-changes__item" data-testid="change-row">
-                      <button
-                        type="button"
-                        className="ve-changes__path mono"
-                        disabled={!path || !ready}
-                        onClick={() => path && send({ type: "select-path", path })}
-                      >
-                        {path ?? templateOf(c)?.id ?? c.config_id}
-                      </button>
-                      <span className="ve-hint">{describeConfig(c)}</span>
-                      {canEdit ? (
-                        <button
-                          type="button"
-                          className="button button--secondary button--small"
-                          onClick={() =>
-                            edit(null, (all) => all.filter((x) => x.config_id !== c.config_id))
-                          }
-                          aria-label={`Remove the change of ${path ?? c.config_id}`}
-                        >
-                          Remove
-                        </button>
-                      ) : null}
-                    </li>
-                  );
-                })}
-              </ul>
-            )}
-          </section>
-
-          {elsewhere > 0 ? (
-            <p className="ve-hint" data-testid="other-pages">
-              {elsewhere} more {elsewhere === 1 ? "change" : "changes"} of this variation on other
-              pages.
-            </p>
-          ) : null}
+          <ChangesSection
+            onThisPage={onThisPage}
+            total={configs.length}
+            ready={ready}
+            onSelect={(path) => send({ type: "select-path", path })}
+            onRemove={
+              canEdit ? (id) => edit(null, (all) => all.filter((x) => x.config_id !== id)) : null
+            }
+          />
 
           {canEdit ? (
             <PopupForm
