@@ -12,6 +12,7 @@ import { call, makeApp, signIn } from "../../server/test/helpers.js";
 import type { Auth, TestApp } from "../../server/test/helpers.js";
 import {
   HISTORY_LIMIT,
+  configOnPage,
   HIDDEN_DISPLAY,
   deviceEdit,
   deviceView,
@@ -19,6 +20,7 @@ import {
   editorReducer,
   elementConfigIndex,
   isDirty,
+  pageTargeted,
   popupConfig,
   setMeta,
   setStyle,
@@ -489,5 +491,21 @@ describe("withVariationConfigs: the save body", () => {
       name: "Saved copy",
     });
     expect(res.statusCode === 201 ? 201 : res.body).toBe(201);
+  });
+});
+
+describe("what applies on the frame's page (contract configMatchesPage, the service's rule)", () => {
+  const boundNoDomain = { config_customer_id: "c", config_id: "c", variation_data_type: "HTML_ELEMENT", variation: {}, properties: { element_path: "#t", page_path: "/p" } } as unknown as ConfigDefinition;
+  const on = (hostname: string, mainDomain?: string): FrameLocation => ({ hostname, pathname: "/p", search: "", ...(mainDomain ? { mainDomain } : {}) });
+
+  it("a config bound to a page without a domain applies on the main domain, not on another host", () => {
+    expect(configOnPage(boundNoDomain, on("shop.example", "shop.example"))).toBe(true);
+    expect(configOnPage(boundNoDomain, on("uk.shop.example", "shop.example"))).toBe(false);
+  });
+
+  it("an experience page without a domain targets the main domain only", () => {
+    const pages = [{ domain: "", page_path: "/p", page_match: "exact_match" as const }];
+    expect(pageTargeted(pages, on("shop.example", "shop.example"))).toBe(true);
+    expect(pageTargeted(pages, on("uk.shop.example", "shop.example"))).toBe(false);
   });
 });

@@ -58,7 +58,10 @@ export function VisualEditor({
   const variations = useEditorVariations(experience, requestedVariationId, canEdit);
   const { variationId, configs, context, edit, undo, redo } = variations;
   const frame = useEditorFrame(domains, initialPage);
-  const { ready, readyCount, location, selection, send } = frame;
+  const { ready, readyCount, selection, send } = frame;
+  // The frame's page with the account's main domain: what applies there is decided as the service does.
+  const mainDomain = account.settings.domain;
+  const location = useMemo(() => frame.location && { ...frame.location, mainDomain }, [frame.location, mainDomain]);
   const [device, setDevice] = useState<EditorDevice>("desktop");
   const [selectMode, setSelectMode] = useState(true);
   const [scope, setScope] = useState<ChangeScope>("page");

@@ -12,10 +12,14 @@ import type {
   Template,
   TemplateSettings,
 } from "@storefit/contract";
-import { matchPage } from "@storefit/contract";
+import { configMatchesPage, matchPage } from "@storefit/contract";
 
-/** The page in the frame, as the script sees it (hostname without port). */
-export type FrameLocation = { hostname: string; pathname: string; search: string };
+/**
+ * The page in the frame, as the script sees it (hostname without port), with the account's main
+ * domain when known: a page or config without a domain belongs to it, as the service decides
+ * (contract `configMatchesPage`).
+ */
+export type FrameLocation = { hostname: string; pathname: string; search: string; mainDomain?: string };
 
 /** Where a new config applies: this page only, or every page the experience targets. */
 export type ChangeScope = "page" | "experience";
@@ -31,16 +35,11 @@ export function locationOf(url: string): FrameLocation | null {
 
 /** A config bound to a page (properties.page_path) applies only there; others wherever the experience does. */
 export function configOnPage(c: ConfigDefinition, location: FrameLocation): boolean {
-  const p = c.properties;
-  if (!p?.page_path) return true;
-  return matchPage(
-    { domain: p.domain ?? "", page_path: p.page_path, page_match: p.page_match ?? "exact_match" },
-    location,
-  );
+  return configMatchesPage(c, location, location.mainDomain);
 }
 
 export function pageTargeted(pages: PageTarget[], location: FrameLocation): boolean {
-  return pages.some((p) => matchPage(p, location));
+  return pages.some((p) => matchPage(p, location, location.mainDomain));
 }
 
 /** The variation's place in the experience, as the config call answers it with each config. */
