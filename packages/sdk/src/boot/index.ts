@@ -37,6 +37,7 @@ import { propertyValue, tagList, trackQueueSize, validEventName, validName } fro
 import { createScope } from "../core/scope.js";
 import type { Scope } from "../core/scope.js";
 import { hidePage, revealPage } from "../dom/visibility.js";
+import { xp } from "../dom/apply.js";
 import { createEngine } from "../dom/engine.js";
 import type { EngineContext } from "../dom/engine.js";
 import { templateOf } from "../ext/template-rules.js";
@@ -104,7 +105,7 @@ function markReady(detail: unknown): void {
   emit(DOCUMENT_EVENTS.ready, detail);
   const callbacks = readyCallbacks;
   readyCallbacks = [];
-  for (const cb of callbacks) safe(cb, undefined);
+  for (const cb of callbacks) safe(cb);
 }
 
 function stop(code: Parameters<typeof log>[0], silent?: boolean): void {
@@ -134,7 +135,7 @@ async function init(): Promise<void> {
   const s = readSettings(win.storefitSettings);
   const loc = win.location;
   const params = parseUrlParams(loc.search);
-  const prefix = storagePrefix(s?.client_key ?? "");
+  const prefix = storagePrefix((s && s.client_key) || "");
   const previewKey = prefix + "preview";
   const previewTokenKey = previewKey + "_token";
   if (params.preview === true) storageSet("sessionStorage", previewKey, "1");
@@ -168,7 +169,7 @@ async function init(): Promise<void> {
   // Prefixed parameters did their work (they are in the visitor below): take them out of the
   // address bar without a reload (spec §2).
   if (params.strip.length) {
-    safe(() => win.history.replaceState(win.history.state, "", loc.pathname + withoutParams(loc.search, params.strip) + loc.hash), undefined);
+    safe(() => win.history.replaceState(win.history.state, "", loc.pathname + withoutParams(loc.search, params.strip) + loc.hash));
   }
 
   const scope = createScope();
@@ -228,7 +229,7 @@ async function init(): Promise<void> {
   // the configured pages only; anywhere else the call is not needed and the page shows at once.
   // With no rule pages (the deployed configuration), every page asks.
   const isPage = (p: { domain?: string; page_path: string; page_match?: string }) => matchPage(p, loc, settings.domain);
-  const needed = !settings.rule_pages?.length || settings.rule_pages.some(isPage) || (settings.pages ?? []).some(isPage);
+  const needed = !(settings.rule_pages || []).length || settings.rule_pages.some(isPage) || (settings.pages ?? []).some(isPage);
   let configs: Config[] | null = !needed
     ? []
     : settings.intelligent_code || preview
@@ -251,9 +252,10 @@ async function init(): Promise<void> {
     if (current !== inst) return;
     if (res.ok) {
       state = "received";
-      const answer = res.data as ConfigsResponse | null;
-      configs = Object.values(answer?.configs ?? {});
-      if (answer?.user_id) visitor.user.user_id = answer.user_id;
+      // `|| {}` rather than `?.` here and below: the ES2019 build spells optional chaining out in full.
+      const answer = (res.data || {}) as Partial<ConfigsResponse>;
+      configs = Object.values(answer.configs || {});
+      if (answer.user_id) visitor.user.user_id = answer.user_id;
       if (!settings.intelligent_code && !preview) storageSetJson("sessionStorage", cacheKey, configs);
     } else {
       // spec §8: log status, message and data, reveal, continue silently; report the error
@@ -277,7 +279,7 @@ async function init(): Promise<void> {
   const engineContext: EngineContext = {
     scope,
     settings,
-    device: visitor.user.properties?.cf_device_type === "desktop" ? "desktop" : "mobile",
+    device: (visitor.user.properties || {}).cf_device_type === "desktop" ? "desktop" : "mobile",
     track: (type, name, properties) => {
       // Clicks carry how often this goal was clicked in the session (spec §3 click_count).
       const extra: Properties = {};
@@ -307,7 +309,7 @@ async function init(): Promise<void> {
   // A redirect leaves the page unseen: only the experience that redirected was shown to the
   // visitor (its config is the last one applied); the others' exposures would be false.
   const by = redirect && onPage.find((c) => c.config_id === applied[applied.length - 1]);
-  const exposed = by ? onPage.filter((c) => c.experience_behaviour_response?.experience_id === by.experience_behaviour_response?.experience_id) : onPage;
+  const exposed = by ? onPage.filter((c) => xp(c).experience_id === xp(by).experience_id) : onPage;
   const summaries: ConfigSummary[] = exposed.map((c) => ({
     config_id: c.config_id,
     version: c.version,
@@ -316,10 +318,10 @@ async function init(): Promise<void> {
     variation_id: c.variation_id,
     user_customer_id: visitor.user.user_customer_id,
     session_id: visitor.sessionId,
-    behaviour_id: c.experience_behaviour_response?.behaviour_id,
-    experience_id: c.experience_behaviour_response?.experience_id,
-    rule_id: c.experience_behaviour_response?.rule_id,
-    is_template_config: !!c.properties?.custom_template,
+    behaviour_id: xp(c).behaviour_id,
+    experience_id: xp(c).experience_id,
+    rule_id: xp(c).rule_id,
+    is_template_config: !!(c.properties || {}).custom_template,
   }));
   if (summaries.length && !preview) {
     const body: SummariesRequest = { user: visitor.user, summaries };
@@ -330,7 +332,7 @@ async function init(): Promise<void> {
   tracker.track("PAGE", "page_view", { cf_current_page_url: loc.href, ...goal }, { pageview_seq_number: visitor.pageviewSeq, config_summary: summaries });
   // Leave only now: the summaries and the view of this page are on their way (keepalive requests
   // outlive the page), so a redirect test counts the visitors of the page being left (issue #16).
-  if (redirect) return void safe(() => loc.replace(redirect), undefined);
+  if (redirect) return void safe(() => loc.replace(redirect));
 
   // What the page needs only once it is shown comes in storefit-ext.js (core/ext.ts).
   const ext = await loadExtension(settings.api_host);
@@ -349,7 +351,7 @@ function uninit(): void {
   const inst = current;
   current = null;
   isReady = false;
-  inst?.scope.dispose();
+  if (inst) inst.scope.dispose();
 }
 
 function start(): void {
@@ -410,11 +412,11 @@ const api: StorefitApi = {
       const list = storageGetJson<ViewedProduct[]>("localStorage", key, []);
       storageSetJson("localStorage", key, addViewedProduct(Array.isArray(list) ? list : [], productId, typeof variantId === "string" ? variantId : undefined, now()));
     })(),
-  getValue: (id, defaultValue) => safe(() => valueOf(current?.configs[id], defaultValue), defaultValue),
+  getValue: (id, defaultValue) => safe(() => valueOf(current && current.configs[id], defaultValue), defaultValue),
   setConsent: (granted) => setConsentState(granted ? "granted" : "denied"),
   ready: (callback) => {
     if (typeof callback !== "function") return;
-    if (isReady) safe(callback, undefined);
+    if (isReady) safe(callback);
     else readyCallbacks.push(callback);
   },
   init: () => {
@@ -426,7 +428,7 @@ const api: StorefitApi = {
     start();
   },
   uninit: () => {
-    stopWatching?.();
+    if (stopWatching) stopWatching();
     stopWatching = null;
     uninit();
     revealPage();
@@ -441,7 +443,7 @@ function runItem(item: unknown): void {
       const fn = (api as unknown as Record<string, unknown>)[item[0]];
       if (typeof fn === "function") (fn as (...a: unknown[]) => void)(...item.slice(1));
     }
-  }, undefined);
+  });
 }
 
 function runQueue(): void {
@@ -460,10 +462,10 @@ function watchConsent(s: StorefitSettings): void {
   const check = () =>
     safe(() => {
       const w = win as unknown as Record<string, unknown> & { Shopify?: { customerPrivacy?: Parameters<typeof consentFromShopify>[0] } };
-      const answer = consentFromShopify(w.Shopify?.customerPrivacy) ?? consentFromDataLayer(w[s.ga_setup?.data_variable || "dataLayer"]);
+      const answer = consentFromShopify((w.Shopify || {}).customerPrivacy) ?? consentFromDataLayer(w[(s.ga_setup || {}).data_variable || "dataLayer"]);
       if (answer !== null) setConsentState(answer ? "granted" : "denied");
       if (consent() === "granted") clearInterval(timer);
-    }, undefined);
+    });
   const timer = setInterval(check, 1000);
   doc.addEventListener("visitorConsentCollected", (e) => {
     const d = (e as CustomEvent<{ analyticsAllowed?: boolean }>).detail;
@@ -490,4 +492,4 @@ safe(() => {
     });
   }
   start();
-}, undefined);
+});

@@ -25,11 +25,11 @@ export function watchPath(onPathChange: () => void): () => void {
     const original = (originals[m] = h[m]);
     wrappers[m] = h[m] = function (this: History, ...args: Parameters<History[HistoryMethod]>) {
       const r = original.apply(this, args);
-      safe(check, undefined);
+      safe(check);
       return r;
     };
   }
-  const onPop = () => safe(check, undefined);
+  const onPop = () => safe(check);
   win.addEventListener("popstate", onPop);
   return () => {
     win.removeEventListener("popstate", onPop);

@@ -3,5 +3,5 @@
 import { doc, safe } from "../env/globals.js";
 
 export function emit(name: string, detail?: unknown): void {
-  safe(() => doc.dispatchEvent(new CustomEvent(name, { detail })), undefined);
+  safe(() => doc.dispatchEvent(new CustomEvent(name, { detail })));
 }

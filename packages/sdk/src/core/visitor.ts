@@ -137,7 +137,7 @@ export function loadVisitor(
   const referrerUrl = safe(() => doc.referrer, "");
   const lastPage = get("sessionStorage", "last");
   set("sessionStorage", "last", href);
-  const hubspotutk = cookieGet("hubspotutk") ?? undefined;
+  const hubspotutk = cookieGet("hubspotutk") || undefined;
 
   const derived: Properties = {
     // Sign inverted (spec §3): UTC+2 is 120. `0 -` avoids -0 at UTC.
@@ -158,7 +158,7 @@ export function loadVisitor(
     referrer: safe(() => (referrerUrl ? new URL(referrerUrl).hostname : ""), ""),
     referrer_url: referrerUrl,
     cf_current_page_url: href,
-    cf_last_page_url: lastPage ?? "",
+    cf_last_page_url: lastPage || "",
     is_first_time_visitor: firstSession === sessionId,
   };
   const ga = gaDeviceId(cookieGet("_ga"));
@@ -169,7 +169,8 @@ export function loadVisitor(
     if (v) derived["session_" + key] = v;
   }
 
-  const scoped = (s: Saved): ScopedFields => ({ properties: s.properties ?? {}, tags: s.tags ?? [] });
+  // Both are set above for the three scopes this is used on.
+  const scoped = (s: Saved): ScopedFields => ({ properties: s.properties!, tags: s.tags! });
   const user: User = {
     user_customer_id: customerId,
     device_id: deviceId,

@@ -15,14 +15,17 @@ export function hidePage(): void {
     style.id = HIDE_STYLE_ID;
     style.textContent = "html{visibility:hidden!important}";
     (doc.head || doc.documentElement).appendChild(style);
-  }, undefined);
+  });
 }
 
 let revealed = false;
 
 /** Removes the hiding style. Safe to call any number of times; the event fires once. */
 export function revealPage(): void {
-  safe(() => doc.getElementById(HIDE_STYLE_ID)?.remove(), undefined);
+  safe(() => {
+    const style = doc.getElementById(HIDE_STYLE_ID);
+    if (style) style.remove();
+  });
   if (!revealed) {
     revealed = true;
     emit(DOCUMENT_EVENTS.revealed);

@@ -7,8 +7,10 @@
 export const win = window;
 export const doc = document;
 
-/** Runs `fn`; on any exception returns `fallback`. */
-export function safe<T>(fn: () => T, fallback: T): T {
+/** Runs `fn`; on any exception returns `fallback` (none needed when the result is unused). */
+export function safe<T>(fn: () => T, fallback: T): T;
+export function safe(fn: () => unknown): void;
+export function safe<T>(fn: () => T, fallback?: T): T | undefined {
   try {
     return fn();
   } catch {
@@ -36,7 +38,7 @@ export function setConsentState(state: ConsentState): void {
   if (state === "pending") return;
   const run = held;
   held = [];
-  if (state === "granted") for (const fn of run) safe(fn, undefined);
+  if (state === "granted") for (const fn of run) safe(fn);
 }
 
 export type StorageKind = "localStorage" | "sessionStorage";
@@ -50,12 +52,12 @@ export function storageGet(kind: StorageKind, key: string): string | null {
 
 export function storageSet(kind: StorageKind, key: string, value: string): void {
   memory[kind][key] = value;
-  whenConsented(() => safe(() => win[kind].setItem(key, value), undefined));
+  whenConsented(() => safe(() => win[kind].setItem(key, value)));
 }
 
 export function storageRemove(kind: StorageKind, key: string): void {
   delete memory[kind][key];
-  whenConsented(() => safe(() => win[kind].removeItem(key), undefined));
+  whenConsented(() => safe(() => win[kind].removeItem(key)));
 }
 
 /** JSON helpers on top of storage; a corrupt value reads as `fallback`. */
@@ -82,7 +84,7 @@ export function cookieGet(name: string): string | null {
 export function cookieSet(name: string, value: string, maxAgeDays: number, domain?: string): void {
   whenConsented(() => safe(() => {
     doc.cookie = `${name}=${encodeURIComponent(value)};path=/;max-age=${Math.round(maxAgeDays * 86400)};samesite=lax${domain ? ";domain=" + domain : ""}${win.location.protocol === "https:" ? ";secure" : ""}`;
-  }, undefined));
+  }));
 }
 
 export function now(): number {

@@ -39,7 +39,7 @@ function forms(ctx: ExtContext): void {
         );
         // The submit usually leaves the page: send now, as a beacon.
         ctx.tracker.flush(true);
-      }, undefined),
+      }),
     { capture: true },
   );
 }
@@ -112,4 +112,4 @@ win.storefitExt = (ctx) =>
     pageUpdates(ctx);
     revenueRules(ctx);
     registerDevice(ctx);
-  }, undefined);
+  });

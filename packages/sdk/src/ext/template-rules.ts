@@ -38,6 +38,6 @@ export function suppressed(sessionClosed: boolean, closedUntil: number | null, n
 /** The template a config carries, in either place Appendix A allows. */
 export function templateOf(c: Config): Template | null {
   const v = c.variation as { customfit_meta?: { custom_template?: Template } } | null;
-  const t = c.properties?.custom_template ?? (v && typeof v === "object" ? v.customfit_meta?.custom_template : undefined);
+  const t = (c.properties || {}).custom_template ?? (v && typeof v === "object" ? (v.customfit_meta || {}).custom_template : undefined);
   return t && typeof t === "object" && t.id ? t : null;
 }

@@ -80,7 +80,7 @@ function setUp(ctx: ExtContext, c: Config, t: Template): void {
         (doc.head || doc.documentElement).appendChild(el);
         ctx.scope.add(() => el.remove());
       }
-    }, undefined);
+    });
 
   // Close and button clicks inside the template (delegated: the page may replace its content).
   ctx.scope.listen(doc, "click", (e) =>
@@ -90,7 +90,7 @@ function setUp(ctx: ExtContext, c: Config, t: Template): void {
       if (target.closest(CLOSE_SELECTOR)) return close();
       const button = target.closest("a,button,[role=button]");
       if (button) ctx.tracker.track("TEMPLATE_BUTTON_CLICK", "template_button_click_" + t.id, { ...meta, button_text: (button.textContent ?? "").trim().slice(0, 100) });
-    }, undefined),
+    }),
   );
 
   // spec §9: re-inserted at most 5 times when the page removes it.
@@ -142,6 +142,6 @@ function setUp(ctx: ExtContext, c: Config, t: Template): void {
 export function templates(ctx: ExtContext): void {
   for (const c of ctx.configs) {
     const t = templateOf(c);
-    if (t) safe(() => setUp(ctx, c, t), undefined);
+    if (t) safe(() => setUp(ctx, c, t));
   }
 }

@@ -31,8 +31,8 @@ export function forward(ctx: ExtContext): void {
   if (later.length && doc.readyState !== "complete") ctx.scope.listen(win, "load", () => void tell(later), { once: true });
 
   ctx.tracker.onEvent?.((e) => {
-    if (linkForm) safe(() => linkForm(e), undefined);
+    if (linkForm) safe(() => linkForm(e));
     const b = behaviourOf(e);
-    if (b) for (const d of on) safe(() => d.event(b, w, s), undefined);
+    if (b) for (const d of on) safe(() => d.event(b, w, s));
   });
 }

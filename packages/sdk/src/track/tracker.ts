@@ -79,14 +79,14 @@ export function createTracker(ctx: TrackerContext): Tracker {
         ...extra,
       };
       queue.push(e);
-      early?.push(e);
-      for (const l of listeners) safe(() => l(e), undefined);
+      if (early) early.push(e);
+      for (const l of listeners) safe(() => l(e));
       if (event_type === "PAGE" || queue.length >= ctx.queueSize) flush();
     },
     flush,
     onEvent: (l) => {
       listeners.push(l);
-      for (const e of early ?? []) safe(() => l(e), undefined);
+      for (const e of early || []) safe(() => l(e));
       early = null;
     },
   };
