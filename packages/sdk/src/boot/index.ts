@@ -29,6 +29,7 @@ import { consentFromDataLayer, consentFromShopify } from "../core/consent.js";
 import { log } from "../core/log.js";
 import { emit } from "../core/emit.js";
 import { readSettings, storagePrefix } from "../core/settings.js";
+import { STORAGE_KEYS } from "../core/storage-keys.js";
 import { parseUrlParams, withoutParams } from "../core/params.js";
 import { gate } from "../core/gate.js";
 import { loadVisitor } from "../core/visitor.js";
@@ -136,15 +137,15 @@ async function init(): Promise<void> {
   const loc = win.location;
   const params = parseUrlParams(loc.search);
   const prefix = storagePrefix((s && s.client_key) || "");
-  const previewKey = prefix + "preview";
-  const previewTokenKey = previewKey + "_token";
+  const previewKey = prefix + STORAGE_KEYS.preview;
+  const previewTokenKey = prefix + STORAGE_KEYS.previewToken;
   if (params.preview === true) storageSet("sessionStorage", previewKey, "1");
   if (params.previewToken) storageSet("sessionStorage", previewTokenKey, params.previewToken);
   if (params.preview === false) {
     storageRemove("sessionStorage", previewKey);
     storageRemove("sessionStorage", previewTokenKey);
   }
-  const outboundKey = prefix + "ob";
+  const outboundKey = prefix + STORAGE_KEYS.outboundMarker;
   const g = gate({
     settings: s,
     hostname: loc.hostname,
@@ -199,7 +200,7 @@ async function init(): Promise<void> {
     !matchesAnyPattern(settings.page_blacklist ?? [], loc.pathname) &&
     !matchesAnyPattern(settings.referrer_blacklist ?? [], safe(() => doc.referrer, ""));
   // The previous page's duration (spec §3 last_page_duration) is written when a page is left.
-  const durationKey = prefix + "lpd";
+  const durationKey = prefix + STORAGE_KEYS.lastPageDuration;
   const lastDuration = storageGet("sessionStorage", durationKey);
   const pageStart = now();
   scope.listen(win, "pagehide", () => storageSet("sessionStorage", durationKey, String(now() - pageStart)));
@@ -224,7 +225,7 @@ async function init(): Promise<void> {
   if (current !== inst) return;
 
   // The config call (spec §7), or the session cache when intelligent code is off (spec §7).
-  const cacheKey = prefix + "cfg_" + visitor.user.user_customer_id;
+  const cacheKey = prefix + STORAGE_KEYS.configCache + visitor.user.user_customer_id;
   // spec §2/§4 "active pages": when the account lists rule pages, experiences run on those and on
   // the configured pages only; anywhere else the call is not needed and the page shows at once.
   // With no rule pages (the deployed configuration), every page asks.
@@ -284,7 +285,7 @@ async function init(): Promise<void> {
       // Clicks carry how often this goal was clicked in the session (spec §3 click_count).
       const extra: Properties = {};
       if (type === "CLICK") {
-        const key = prefix + "clk_" + name;
+        const key = prefix + STORAGE_KEYS.clickCount + name;
         const count = (Number(storageGet("sessionStorage", key)) || 0) + 1;
         storageSet("sessionStorage", key, String(count));
         extra.click_count = count;
@@ -408,7 +409,7 @@ const api: StorefitApi = {
   viewProduct: (productId, variantId) =>
     withInstance((inst) => {
       if (!validName(productId)) return false;
-      const key = inst.prefix + "vp";
+      const key = inst.prefix + STORAGE_KEYS.viewedProducts;
       const list = storageGetJson<ViewedProduct[]>("localStorage", key, []);
       storageSetJson("localStorage", key, addViewedProduct(Array.isArray(list) ? list : [], productId, typeof variantId === "string" ? variantId : undefined, now()));
     })(),

@@ -1,9 +1,9 @@
 // The visitor (spec §3 User): identity, the property scopes, tags, campaign values and the derived
-// `cf_*` properties. Where each part lives (spec §9): the customer id in local storage and a
-// first-party cookie (400 days); the device id, user, private and CRM-sync properties, tags and
-// first-touch campaign values in local storage; the session id, page-view sequence, session
-// properties and session campaign values in session storage. Keys start with the storage prefix
-// (`cf_` + a hash of the client key). Preview mode (spec §4) uses a fresh, unsaved visitor.
+// `cf_*` properties. Where each part lives (spec §9) is the storage layout in core/storage-keys.ts:
+// the customer id in local storage and a first-party cookie; the device id, user, private and
+// CRM-sync properties, tags and first-touch campaign values in local storage; the session id,
+// page-view sequence, session properties and session campaign values in session storage.
+// Preview mode (spec §4) uses a fresh, unsaved visitor.
 
 import { COOKIE_LIFETIME_DAYS } from "@storefit/contract";
 import type { Properties, PropertyValue, ScopedFields, User } from "@storefit/contract";
@@ -21,6 +21,7 @@ import {
 } from "../env/globals.js";
 import type { UrlParams } from "./params.js";
 import { CAMPAIGN_KEYS } from "./params.js";
+import { STORAGE_KEYS } from "./storage-keys.js";
 import { gaDeviceId, parseUserAgent } from "./ua.js";
 import type { UaData } from "./ua.js";
 
@@ -61,41 +62,41 @@ export function loadVisitor(
 
   // Identity: a URL parameter wins (cfup_user_customer_id, then cfid for cross-domain hand-off),
   // then what is stored, then a new id (spec §6 "A customer id is generated unless supplied").
-  const stored = get("localStorage", "ucid") ?? (persist ? cookieGet(k("ucid")) : null);
+  const stored = get("localStorage", STORAGE_KEYS.customerId) ?? (persist ? cookieGet(k(STORAGE_KEYS.customerId)) : null);
   let customerId = params.customerId ?? params.cfid ?? stored;
-  const generated = !customerId ? true : customerId === stored ? get("localStorage", "gen") === "1" : false;
+  const generated = !customerId ? true : customerId === stored ? get("localStorage", STORAGE_KEYS.customerIdGenerated) === "1" : false;
   if (!customerId) customerId = randomId();
   const saveId = (id: string, gen: boolean) => {
-    set("localStorage", "ucid", id);
-    set("localStorage", "gen", gen ? "1" : "0");
-    if (persist) cookieSet(k("ucid"), id, COOKIE_LIFETIME_DAYS, opts.cookieDomain);
+    set("localStorage", STORAGE_KEYS.customerId, id);
+    set("localStorage", STORAGE_KEYS.customerIdGenerated, gen ? "1" : "0");
+    if (persist) cookieSet(k(STORAGE_KEYS.customerId), id, COOKIE_LIFETIME_DAYS, opts.cookieDomain);
   };
   saveId(customerId, generated);
 
-  let deviceId = get("localStorage", "did");
+  let deviceId = get("localStorage", STORAGE_KEYS.deviceId);
   if (!deviceId) {
     deviceId = randomId();
-    set("localStorage", "did", deviceId);
+    set("localStorage", STORAGE_KEYS.deviceId, deviceId);
   }
 
-  let sessionId = params.cfsid ?? get("sessionStorage", "sid");
+  let sessionId = params.cfsid ?? get("sessionStorage", STORAGE_KEYS.sessionId);
   const newSession = !sessionId;
   if (!sessionId) sessionId = randomId();
-  set("sessionStorage", "sid", sessionId);
+  set("sessionStorage", STORAGE_KEYS.sessionId, sessionId);
   // First-time visitor: this is the visitor's first session on this browser.
-  let firstSession = get("localStorage", "fs");
+  let firstSession = get("localStorage", STORAGE_KEYS.firstSession);
   if (!firstSession || (stored === null && newSession)) {
     firstSession = sessionId;
-    set("localStorage", "fs", sessionId);
+    set("localStorage", STORAGE_KEYS.firstSession, sessionId);
   }
 
-  const pageviewSeq = (Number(get("sessionStorage", "pvseq")) || 0) + 1;
-  set("sessionStorage", "pvseq", String(pageviewSeq));
+  const pageviewSeq = (Number(get("sessionStorage", STORAGE_KEYS.pageviewSeq)) || 0) + 1;
+  set("sessionStorage", STORAGE_KEYS.pageviewSeq, String(pageviewSeq));
 
   // Campaign values: the first ever seen are kept on the user (first touch); this session's
   // copies become session_* properties.
-  const firstTouch = getJson<Record<string, string>>("localStorage", "ft", {});
-  const sessionTouch = getJson<Record<string, string>>("sessionStorage", "st", {});
+  const firstTouch = getJson<Record<string, string>>("localStorage", STORAGE_KEYS.firstTouch, {});
+  const sessionTouch = getJson<Record<string, string>>("sessionStorage", STORAGE_KEYS.sessionTouch, {});
   for (const key of CAMPAIGN_KEYS) {
     const v = params.campaign[key];
     if (v) {
@@ -103,13 +104,13 @@ export function loadVisitor(
       sessionTouch[key] = v;
     }
   }
-  setJson("localStorage", "ft", firstTouch);
-  setJson("sessionStorage", "st", sessionTouch);
+  setJson("localStorage", STORAGE_KEYS.firstTouch, firstTouch);
+  setJson("sessionStorage", STORAGE_KEYS.sessionTouch, sessionTouch);
 
-  const pub = getJson<Saved>("localStorage", "u", {});
-  const priv = getJson<Saved>("localStorage", "p", {});
-  const sess = getJson<Saved>("sessionStorage", "s", {});
-  const crm = getJson<Saved>("localStorage", "h", {});
+  const pub = getJson<Saved>("localStorage", STORAGE_KEYS.userProperties, {});
+  const priv = getJson<Saved>("localStorage", STORAGE_KEYS.privateProperties, {});
+  const sess = getJson<Saved>("sessionStorage", STORAGE_KEYS.sessionProperties, {});
+  const crm = getJson<Saved>("localStorage", STORAGE_KEYS.crmProperties, {});
   Object.assign((pub.properties ??= {}), params.userProps);
   Object.assign((priv.properties ??= {}), params.privateProps);
   Object.assign((sess.properties ??= {}), params.sessionProps);
@@ -119,10 +120,10 @@ export function loadVisitor(
   sess.tags = merge(sess.tags, params.tags.session);
   if (params.email) crm.properties.email = params.email;
   const save = () => {
-    setJson("localStorage", "u", pub);
-    setJson("localStorage", "p", priv);
-    setJson("sessionStorage", "s", sess);
-    setJson("localStorage", "h", crm);
+    setJson("localStorage", STORAGE_KEYS.userProperties, pub);
+    setJson("localStorage", STORAGE_KEYS.privateProperties, priv);
+    setJson("sessionStorage", STORAGE_KEYS.sessionProperties, sess);
+    setJson("localStorage", STORAGE_KEYS.crmProperties, crm);
   };
   save();
 
@@ -135,8 +136,8 @@ export function loadVisitor(
   );
   const href = safe(() => win.location.href, "");
   const referrerUrl = safe(() => doc.referrer, "");
-  const lastPage = get("sessionStorage", "last");
-  set("sessionStorage", "last", href);
+  const lastPage = get("sessionStorage", STORAGE_KEYS.lastPage);
+  set("sessionStorage", STORAGE_KEYS.lastPage, href);
   const hubspotutk = cookieGet("hubspotutk") || undefined;
 
   const derived: Properties = {

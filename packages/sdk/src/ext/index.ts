@@ -5,6 +5,7 @@
 import { CLIENT_PATHS, PAGE_UPDATE_INTERVAL_MS, matchDomain, matchPathCheck } from "@storefit/contract";
 import type { DevicesRequest } from "@storefit/contract";
 import type { ExtContext } from "../core/ext.js";
+import { STORAGE_KEYS } from "../core/storage-keys.js";
 import { doc, now, safe, win } from "../env/globals.js";
 import { captureFields, fieldsOf } from "../track/forms.js";
 import { pageDurationProperty, scrollDepth, scrollWorthSending } from "../track/measures.js";
@@ -89,7 +90,7 @@ function revenueRules(ctx: ExtContext): void {
 /** spec §7: the devices call, once per device; its id is kept in local storage on success. */
 function registerDevice(ctx: ExtContext): void {
   const user = ctx.visitor.user;
-  const key = ctx.prefix + "dreg";
+  const key = ctx.prefix + STORAGE_KEYS.deviceRegistered;
   if (!user.user_id || !user.device_id || ctx.storageGet("localStorage", key) === user.device_id) return;
   const body: DevicesRequest = {
     add_devices: [{ device_customer_id: user.device_id, device_type: "WEB", user_id: user.user_id }],

@@ -10,6 +10,7 @@
 import { TEMPLATE_REINSERT_LIMIT } from "@storefit/contract";
 import type { Config, Template } from "@storefit/contract";
 import type { ExtContext } from "../core/ext.js";
+import { STORAGE_KEYS } from "../core/storage-keys.js";
 import { doc, now, safe, win } from "../env/globals.js";
 import { jssUrl } from "../dom/cdn.js";
 import { scrollDepth } from "../track/measures.js";
@@ -24,7 +25,7 @@ function setUp(ctx: ExtContext, c: Config, t: Template): void {
   const s = t.properties?.settings ?? { config_selected: "on_entry" as const };
   const device = ctx.visitor.user.properties?.cf_device_type === "desktop" ? "desktop" : "mobile";
   if (!visibleOn(s.visibility_selected, device)) return;
-  const key = ctx.prefix + "tpl_" + t.id;
+  const key = ctx.prefix + STORAGE_KEYS.templateClosed + t.id;
   const closedUntil = Number(ctx.storageGet("localStorage", key)) || null;
   if (suppressed(ctx.storageGet("sessionStorage", key) === "1", closedUntil, now())) return;
 

@@ -35,7 +35,6 @@ export type PixelState = {
   subdomains: string[];
 };
 
-export const PIXEL_STATE_KEY = "storefit_pixel";
 export const CHECKOUT_EVENT_NAME = "checkout_completed";
 
 const str = (v: unknown): string => (typeof v === "string" ? v : "");

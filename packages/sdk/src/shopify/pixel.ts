@@ -16,10 +16,11 @@
 import { CALL_MAX_ATTEMPTS, CALL_RETRY_DELAY_MS, DOCUMENT_EVENTS } from "@storefit/contract";
 import type { EventsRequest } from "@storefit/contract";
 import { storagePrefix } from "../core/settings.js";
+import { PIXEL_STATE_KEY, STORAGE_KEYS } from "../core/storage-keys.js";
 import { addViewedProduct } from "../track/measures.js";
 import type { ViewedProduct } from "../track/measures.js";
 import type { PixelEvent, PixelState } from "./pixel-events.js";
-import { PIXEL_STATE_KEY, eventsUrl, revenueRequest, stateFromReady, stateFromSettings, storedState, viewedProduct } from "./pixel-events.js";
+import { eventsUrl, revenueRequest, stateFromReady, stateFromSettings, storedState, viewedProduct } from "./pixel-events.js";
 
 export type PixelApi = {
   analytics: { subscribe: (name: string, callback: (e: PixelEvent) => void) => unknown };
@@ -97,7 +98,7 @@ export function startPixel(api: PixelApi): void {
     withState((s) => {
       const p = viewedProduct(e);
       if (!p) return;
-      const key = storagePrefix(s.key) + "vp";
+      const key = storagePrefix(s.key) + STORAGE_KEYS.viewedProducts;
       void queue(async () => {
         const list = parse<ViewedProduct[]>(await storage.getItem(key));
         await storage.setItem(key, JSON.stringify(addViewedProduct(Array.isArray(list) ? list : [], p.productId, p.variantId, Date.now())));
