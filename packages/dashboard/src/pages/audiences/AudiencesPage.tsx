@@ -6,7 +6,6 @@ import { PageHeader } from "../../components/PageHeader";
 import { AudienceEditorScreen } from "./AudienceEditor";
 import { AudiencesDataTable } from "./AudiencesDataTable";
 import { AUDIENCE_PARAM, NEW_AUDIENCE, audienceHref } from "./links";
-import "../settings/forms.css";
 import "./audiences.css";
 
 export function AudiencesPage() {

@@ -8,7 +8,6 @@ import { paths } from "../../paths";
 import { InstallSnippet } from "../events/InstallSnippet";
 import { CopyButton } from "./CopyButton";
 import { InstallCheck } from "./InstallCheck";
-import "../settings/forms.css";
 import "./install.css";
 
 export function InstallPage() {

@@ -1,5 +1,5 @@
 import type { AccountView } from "@storefit/contract";
-import { TextAreaField } from "./fields";
+import { TextArea } from "../../components/form";
 import { type SectionProps, SettingsSection, useSettingsForm } from "./SettingsSection";
 import { lines, linesProblem, regexProblem } from "./validation";
 
@@ -16,22 +16,20 @@ const patterns = (v: string) =>
   linesProblem(v, 200, (line) => (line.length > 2048 ? "A pattern has at most 2048 characters." : regexProblem(line)));
 
 export function BlacklistsSection({ account, canEdit }: SectionProps) {
-  const { form, mutation, onSubmit } = useSettingsForm(account, toForm, (v) => ({
+  const { form, section } = useSettingsForm(account, toForm, (v) => ({
     settings: { page_blacklist: lines(v.page_blacklist), referrer_blacklist: lines(v.referrer_blacklist) },
   }));
   return (
     <SettingsSection
+      {...section}
       id="blacklists"
       title="Blacklists"
       description="Pages and referrers the script ignores: regular expressions, one per line."
       canEdit={canEdit}
-      form={form}
-      mutation={mutation}
-      onSubmit={onSubmit}
     >
       <div className="settings-grid settings-grid--wide">
-        <TextAreaField form={form} name="page_blacklist" label="Page blacklist" placeholder={"/checkout\n^/account/"} rules={{ validate: patterns }} />
-        <TextAreaField form={form} name="referrer_blacklist" label="Referrer blacklist" placeholder="spam\\.example" rules={{ validate: patterns }} />
+        <TextArea rows={4} mono control={form.control} name="page_blacklist" label="Page blacklist" placeholder={"/checkout\n^/account/"} rules={{ validate: patterns }} />
+        <TextArea rows={4} mono control={form.control} name="referrer_blacklist" label="Referrer blacklist" placeholder="spam\\.example" rules={{ validate: patterns }} />
       </div>
     </SettingsSection>
   );

@@ -1,6 +1,6 @@
 import type { AccountFlags, AccountView } from "@storefit/contract";
 import type { ProviderState } from "./AccountStatus";
-import { CheckboxField } from "./fields";
+import { Checkbox } from "../../components/form";
 import { type SectionProps, SettingsSection, useSettingsForm } from "./SettingsSection";
 
 /**
@@ -28,20 +28,18 @@ type Values = Record<(typeof FLAGS)[number]["name"], boolean>;
 const toForm = (a: AccountView): Values => Object.fromEntries(FLAGS.map((f) => [f.name, a.settings[f.name] ?? false])) as Values;
 
 export function FlagsSection({ account, canEdit }: SectionProps) {
-  const { form, mutation, onSubmit } = useSettingsForm(account, toForm, (v) => ({ settings: { ...v } }));
+  const { form, section } = useSettingsForm(account, toForm, (v) => ({ settings: { ...v } }));
   return (
     <SettingsSection
+      {...section}
       id="flags"
       title="Script flags"
       description="What the storefront script does on the shop's pages. Changes reach the snippet at once."
       canEdit={canEdit}
-      form={form}
-      mutation={mutation}
-      onSubmit={onSubmit}
     >
       <div className="checkbox-grid">
         {FLAGS.map((f) => (
-          <CheckboxField key={f.name} form={form} name={f.name} label={f.label} hint={f.hint} />
+          <Checkbox key={f.name} control={form.control} name={f.name} label={f.label} hint={f.hint} />
         ))}
       </div>
     </SettingsSection>

@@ -1,5 +1,5 @@
 import type { AccountView } from "@storefit/contract";
-import { SelectField, TextAreaField, TextField } from "./fields";
+import { Select, TextArea, TextInput } from "../../components/form";
 import { type SectionProps, SettingsSection, useSettingsForm } from "./SettingsSection";
 import { hostProblem, lines, linesProblem } from "./validation";
 
@@ -21,25 +21,23 @@ const toForm = (a: AccountView): Values => ({
 });
 
 export function GeneralSection({ account, canEdit }: SectionProps) {
-  const { form, mutation, onSubmit } = useSettingsForm(account, toForm, (v) => ({
+  const { form, section } = useSettingsForm(account, toForm, (v) => ({
     name: v.name.trim(),
     settings: { domain: v.domain.trim().toLowerCase(), subdomains: lines(v.subdomains).map((s) => s.toLowerCase()), site_origins: lines(v.siteOrigins).map((o) => o.replace(/\/+$/, "").toLowerCase()), environment: v.environment },
   }));
   return (
     <SettingsSection
+      {...section}
       id="general"
       title="Shop and domains"
       description="The shop's name, its main domain and the other domains the script runs on. Events from any other address are refused."
       canEdit={canEdit}
-      form={form}
-      mutation={mutation}
-      onSubmit={onSubmit}
     >
       <div className="settings-grid">
-        <TextField form={form} name="name" label="Account name" rules={{ validate: (v: string) => (v.trim() === "" ? "Enter a name." : v.length > 200 ? "At most 200 characters." : true) }} />
-        <TextField form={form} name="domain" label="Main domain" mono placeholder="shop.example.com" rules={{ validate: (v: string) => hostProblem(v) }} />
-        <SelectField
-          form={form}
+        <TextInput control={form.control} name="name" label="Account name" rules={{ validate: (v: string) => (v.trim() === "" ? "Enter a name." : v.length > 200 ? "At most 200 characters." : true) }} />
+        <TextInput control={form.control} name="domain" label="Main domain" mono placeholder="shop.example.com" rules={{ validate: (v: string) => hostProblem(v) }} />
+        <Select
+          control={form.control}
           name="environment"
           label="Environment"
           options={[
@@ -48,18 +46,22 @@ export function GeneralSection({ account, canEdit }: SectionProps) {
           ]}
         />
       </div>
-      <TextAreaField
-        form={form}
+      <TextArea
+        control={form.control}
         name="subdomains"
         label="Other domains and subdomains"
+        rows={4}
+        mono
         hint="One per line. Start with *. for every subdomain, e.g. *.shop.example.com."
         placeholder={"shop-uk.example.com\n*.example.com"}
         rules={{ validate: (v: string) => linesProblem(v, 100, (line) => hostProblem(line, { wildcard: true })) }}
       />
-      <TextAreaField
-        form={form}
+      <TextArea
+        control={form.control}
         name="siteOrigins"
         label="Shop addresses"
+        rows={4}
+        mono
         hint="Where shoppers open each domain, one per line, with http:// or https:// and the port if the shop has one. The visual editor, preview links and the install check open pages there; a domain not listed opens at https:// and its name."
         placeholder={"https://shop.example.com\nhttp://localhost:3000"}
         rules={{ validate: (v: string) => linesProblem(v, 100, originProblem) }}

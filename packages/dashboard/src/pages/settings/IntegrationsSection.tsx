@@ -1,5 +1,5 @@
 import type { AccountView, IntegrationName } from "@storefit/contract";
-import { CheckboxField, SelectField, TextField } from "./fields";
+import { Checkbox, Select, TextInput } from "../../components/form";
 import { type SectionProps, SettingsSection, useSettingsForm } from "./SettingsSection";
 
 const INTEGRATIONS: readonly { name: IntegrationName; label: string }[] = [
@@ -25,7 +25,7 @@ const toForm = (a: AccountView): Values => ({
 });
 
 export function IntegrationsSection({ account, canEdit }: SectionProps) {
-  const { form, mutation, onSubmit } = useSettingsForm(account, toForm, (v) => ({
+  const { form, section } = useSettingsForm(account, toForm, (v) => ({
     settings: {
       integrations: v.integrations,
       ga_setup: { mode: v.ga_mode, data_variable: v.ga_data_variable.trim() },
@@ -33,23 +33,21 @@ export function IntegrationsSection({ account, canEdit }: SectionProps) {
   }));
   return (
     <SettingsSection
+      {...section}
       id="integrations"
       title="Integrations"
       description="Analytics tools the script tells which experience and variation each visitor saw."
       canEdit={canEdit}
-      form={form}
-      mutation={mutation}
-      onSubmit={onSubmit}
     >
       <div className="checkbox-grid checkbox-grid--compact">
         {INTEGRATIONS.map((i) => (
-          <CheckboxField key={i.name} form={form} name={`integrations.${i.name}`} label={i.label} />
+          <Checkbox key={i.name} control={form.control} name={`integrations.${i.name}`} label={i.label} />
         ))}
       </div>
       <h3 className="settings-subtitle">Google Analytics set-up</h3>
       <div className="settings-grid">
-        <SelectField
-          form={form}
+        <Select
+          control={form.control}
           name="ga_mode"
           label="How GA is loaded"
           options={[
@@ -57,8 +55,8 @@ export function IntegrationsSection({ account, canEdit }: SectionProps) {
             { value: "gtag", label: "gtag.js" },
           ]}
         />
-        <TextField
-          form={form}
+        <TextInput
+          control={form.control}
           name="ga_data_variable"
           label="Data layer variable"
           mono

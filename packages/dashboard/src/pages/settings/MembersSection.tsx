@@ -1,6 +1,6 @@
 // Team members and roles (product.md §3): owners change everything, editors build experiences
 // and audiences, viewers read. Only owners see this list (the service answers 403 to others).
-import { useId, useState } from "react";
+import { useId } from "react";
 import { useForm } from "react-hook-form";
 import type { Member, MemberInput, Role } from "@storefit/contract";
 import { useAddMember, useChangeMemberRole, useMembers, useRemoveMember } from "../../api/account";
@@ -8,7 +8,8 @@ import { DataTable } from "../../components/DataTable";
 import { useSignedInSession } from "../../components/RequireSession";
 import { EmptyState } from "../../components/StatusMessage";
 import { type Column, Table } from "../../components/Table";
-import { SelectField, TextField } from "./fields";
+import { FieldError, Form, FormError, Select, SubmitButton, TextInput } from "../../components/form";
+import { ConfirmCell } from "./ConfirmCell";
 
 export const ROLES: readonly { value: Role; label: string }[] = [
   { value: "owner", label: "Owner — everything, including settings, team and keys" },
@@ -55,43 +56,16 @@ function RoleCell({ member }: { member: Member }) {
           </option>
         ))}
       </select>
-      {change.isError ? (
-        <span className="field__error" role="alert">
-          {change.error.message}
-        </span>
-      ) : null}
+      {change.isError ? <FieldError alert>{change.error.message}</FieldError> : null}
     </div>
   );
 }
 
 function RemoveCell({ member }: { member: Member }) {
   const remove = useRemoveMember();
-  const [confirming, setConfirming] = useState(false);
   const { user } = useSignedInSession();
   if (member.id === user.id) return <span className="muted">You</span>;
-  return (
-    <div className="inline-control">
-      {confirming ? (
-        <>
-          <button type="button" className="button button--danger button--small" onClick={() => remove.mutate(member.id)} disabled={remove.isPending}>
-            Remove {member.email}
-          </button>
-          <button type="button" className="button button--secondary button--small" onClick={() => setConfirming(false)}>
-            Keep
-          </button>
-        </>
-      ) : (
-        <button type="button" className="button button--secondary button--small" onClick={() => setConfirming(true)} aria-label={`Remove ${member.email}…`}>
-          Remove…
-        </button>
-      )}
-      {remove.isError ? (
-        <span className="field__error" role="alert">
-          {remove.error.message}
-        </span>
-      ) : null}
-    </div>
-  );
+  return <ConfirmCell verb="Remove" target={member.email} onConfirm={() => remove.mutate(member.id)} pending={remove.isPending} error={remove.error} />;
 }
 
 const columns: readonly Column<Member>[] = [
@@ -109,18 +83,16 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 function AddMemberForm() {
   const add = useAddMember();
   const form = useForm<MemberInput>({ defaultValues: { email: "", password: "", role: "editor" }, mode: "onTouched" });
-  const onSubmit = form.handleSubmit((values) => {
-    add.mutate({ ...values, email: values.email.trim() }, { onSuccess: () => form.reset() });
-  });
+  const save = (values: MemberInput) => add.mutate({ ...values, email: values.email.trim() }, { onSuccess: () => form.reset() });
   return (
-    <form className="subform" onSubmit={(e) => void onSubmit(e)} noValidate aria-labelledby="add-member-title">
+    <Form form={form} onSubmit={save} className="subform" aria-labelledby="add-member-title">
       <h3 className="settings-subtitle" id="add-member-title">
         Add a member
       </h3>
       <div className="settings-grid">
-        <TextField form={form} name="email" type="email" label="Email" autoComplete="off" rules={{ validate: (v) => (EMAIL.test(v.trim()) ? true : "Enter an email address.") }} />
-        <TextField
-          form={form}
+        <TextInput control={form.control} name="email" type="email" label="Email" autoComplete="off" rules={{ validate: (v) => (EMAIL.test(v.trim()) ? true : "Enter an email address.") }} />
+        <TextInput
+          control={form.control}
           name="password"
           type="password"
           label="Password"
@@ -128,21 +100,17 @@ function AddMemberForm() {
           hint="At least 10 characters; share it with them privately."
           rules={{ validate: (v) => (v.length >= 10 ? true : "At least 10 characters.") }}
         />
-        <SelectField form={form} name="role" label="Role" options={ROLES} />
+        <Select control={form.control} name="role" label="Role" options={ROLES} />
       </div>
       <div className="form-actions">
-        <button type="submit" className="button button--primary" disabled={add.isPending}>
-          {add.isPending ? "Adding…" : "Add member"}
-        </button>
+        <SubmitButton pending={add.isPending} pendingLabel="Adding…">
+          Add member
+        </SubmitButton>
         <span role="status" className="settings-status">
           {add.isSuccess ? `Added ${add.data.email} as ${ROLE_NAMES[add.data.role].toLowerCase()}.` : null}
         </span>
       </div>
-      {add.isError ? (
-        <p className="form__error" role="alert">
-          Could not add the member: {add.error.message}
-        </p>
-      ) : null}
-    </form>
+      {add.isError ? <FormError>Could not add the member: {add.error.message}</FormError> : null}
+    </Form>
   );
 }

@@ -1,6 +1,6 @@
 import { useFieldArray } from "react-hook-form";
 import type { AccountView, PageConfiguration } from "@storefit/contract";
-import { SelectField, TextField } from "./fields";
+import { Select, TextInput } from "../../components/form";
 import { ListRows } from "./ListRows";
 import { type SectionProps, SettingsSection, useSettingsForm } from "./SettingsSection";
 import { hostProblem, regexProblem, required } from "./validation";
@@ -29,17 +29,15 @@ const toSettings = (rows: Row[]): PageConfiguration[] =>
   }));
 
 export function PagesSection({ account, canEdit }: SectionProps) {
-  const { form, mutation, onSubmit } = useSettingsForm(account, toForm, (v) => ({ settings: { pages: toSettings(v.pages) } }));
+  const { form, section } = useSettingsForm(account, toForm, (v) => ({ settings: { pages: toSettings(v.pages) } }));
   const rows = useFieldArray({ control: form.control, name: "pages" });
   return (
     <SettingsSection
+      {...section}
       id="pages"
       title="Page configurations"
       description="Pages and the element on each that the script prepares before Storefit answers, so that changes show without a flash of the original."
       canEdit={canEdit}
-      form={form}
-      mutation={mutation}
-      onSubmit={onSubmit}
     >
       <ListRows
         noun="page"
@@ -50,10 +48,10 @@ export function PagesSection({ account, canEdit }: SectionProps) {
         onRemove={(i) => rows.remove(i)}
         renderRow={(i) => (
           <>
-            <TextField form={form} name={`pages.${i}.domain`} label="Domain" mono rules={{ validate: (v: string) => hostProblem(v) }} />
-            <SelectField form={form} name={`pages.${i}.page_match`} label="Path" options={MATCHES} />
-            <TextField
-              form={form}
+            <TextInput control={form.control} name={`pages.${i}.domain`} label="Domain" mono rules={{ validate: (v: string) => hostProblem(v) }} />
+            <Select control={form.control} name={`pages.${i}.page_match`} label="Path" options={MATCHES} />
+            <TextInput
+              control={form.control}
               name={`pages.${i}.page_path`}
               label="Page path"
               mono
@@ -64,9 +62,9 @@ export function PagesSection({ account, canEdit }: SectionProps) {
                 },
               }}
             />
-            <TextField form={form} name={`pages.${i}.element_path`} label="Element (CSS path)" mono rules={{ maxLength: { value: 2048, message: "At most 2048 characters." } }} />
-            <TextField form={form} name={`pages.${i}.element_hint`} label="Element hint (optional)" mono placeholder="media" />
-            <TextField form={form} name={`pages.${i}.config_id`} label="Config id" mono rules={{ validate: required("the config id") }} />
+            <TextInput control={form.control} name={`pages.${i}.element_path`} label="Element (CSS path)" mono rules={{ maxLength: { value: 2048, message: "At most 2048 characters." } }} />
+            <TextInput control={form.control} name={`pages.${i}.element_hint`} label="Element hint (optional)" mono placeholder="media" />
+            <TextInput control={form.control} name={`pages.${i}.config_id`} label="Config id" mono rules={{ validate: required("the config id") }} />
           </>
         )}
       />

@@ -1,7 +1,7 @@
 // Revenue page rules and event-merge rules (spec §3 "Rules and lists").
 import { useFieldArray } from "react-hook-form";
 import type { AccountView, EventMergeRule, PathCheckType, RevenuePageRule } from "@storefit/contract";
-import { SelectField, TextField } from "./fields";
+import { NumberInput, Select, TextInput } from "../../components/form";
 import { ListRows } from "./ListRows";
 import { type SectionProps, SettingsSection, useSettingsForm } from "./SettingsSection";
 import { hostProblem, regexProblem } from "./validation";
@@ -21,7 +21,7 @@ const patternRule = (check: () => PathCheckType) => ({
 type RevenueValues = { revenue_pages: (Omit<RevenuePageRule, "revenue_amount"> & { revenue_amount: number })[] };
 
 export function RevenueSection({ account, canEdit }: SectionProps) {
-  const { form, mutation, onSubmit } = useSettingsForm(
+  const { form, section } = useSettingsForm(
     account,
     (a: AccountView): RevenueValues => ({ revenue_pages: a.settings.revenue_pages }),
     (v) => ({
@@ -39,13 +39,11 @@ export function RevenueSection({ account, canEdit }: SectionProps) {
   const rows = useFieldArray({ control: form.control, name: "revenue_pages" });
   return (
     <SettingsSection
+      {...section}
       id="revenue"
       title="Revenue rules"
       description="Pages whose visit counts as revenue (e.g. an order confirmation), with the event name and amount sent."
       canEdit={canEdit}
-      form={form}
-      mutation={mutation}
-      onSubmit={onSubmit}
     >
       <ListRows
         noun="revenue rule"
@@ -56,20 +54,19 @@ export function RevenueSection({ account, canEdit }: SectionProps) {
         onRemove={(i) => rows.remove(i)}
         renderRow={(i) => (
           <>
-            <TextField form={form} name={`revenue_pages.${i}.domain`} label="Domain" mono rules={{ validate: (v: string) => hostProblem(v) }} />
-            <SelectField form={form} name={`revenue_pages.${i}.path_check_type`} label="Path" options={CHECKS} />
-            <TextField form={form} name={`revenue_pages.${i}.pattern_value`} label="Pattern" mono rules={patternRule(() => form.getValues(`revenue_pages.${i}.path_check_type`))} />
-            <TextField
-              form={form}
+            <TextInput control={form.control} name={`revenue_pages.${i}.domain`} label="Domain" mono rules={{ validate: (v: string) => hostProblem(v) }} />
+            <Select control={form.control} name={`revenue_pages.${i}.path_check_type`} label="Path" options={CHECKS} />
+            <TextInput control={form.control} name={`revenue_pages.${i}.pattern_value`} label="Pattern" mono rules={patternRule(() => form.getValues(`revenue_pages.${i}.path_check_type`))} />
+            <TextInput
+              control={form.control}
               name={`revenue_pages.${i}.revenue_event_customer_id`}
               label="Revenue event name"
               mono
               rules={{ validate: (v: string) => (v.trim() === "" ? "Enter the event name." : true) }}
             />
-            <TextField
-              form={form}
+            <NumberInput
+              control={form.control}
               name={`revenue_pages.${i}.revenue_amount`}
-              type="number"
               label="Amount"
               rules={{ validate: (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? true : "Enter a number.") }}
             />
@@ -83,7 +80,7 @@ export function RevenueSection({ account, canEdit }: SectionProps) {
 type MergeValues = { event_merge: (Omit<EventMergeRule, "domain"> & { domain: string })[] };
 
 export function EventMergeSection({ account, canEdit }: SectionProps) {
-  const { form, mutation, onSubmit } = useSettingsForm(
+  const { form, section } = useSettingsForm(
     account,
     (a: AccountView): MergeValues => ({ event_merge: a.settings.event_merge.map((r) => ({ ...r, domain: r.domain ?? "" })) }),
     (v) => ({
@@ -100,13 +97,11 @@ export function EventMergeSection({ account, canEdit }: SectionProps) {
   const rows = useFieldArray({ control: form.control, name: "event_merge" });
   return (
     <SettingsSection
+      {...section}
       id="event-merge"
       title="Event-merge rules"
       description="Report many paths as one, e.g. every /products/… page as /products: events keep the real path and add the reported one."
       canEdit={canEdit}
-      form={form}
-      mutation={mutation}
-      onSubmit={onSubmit}
     >
       <ListRows
         noun="merge rule"
@@ -117,17 +112,17 @@ export function EventMergeSection({ account, canEdit }: SectionProps) {
         onRemove={(i) => rows.remove(i)}
         renderRow={(i) => (
           <>
-            <TextField
-              form={form}
+            <TextInput
+              control={form.control}
               name={`event_merge.${i}.domain`}
               label="Domain (optional)"
               mono
               rules={{ validate: (v: string) => hostProblem(v, { required: false }) }}
             />
-            <SelectField form={form} name={`event_merge.${i}.path_check_type`} label="Path" options={CHECKS} />
-            <TextField form={form} name={`event_merge.${i}.pattern_value`} label="Pattern" mono rules={patternRule(() => form.getValues(`event_merge.${i}.path_check_type`))} />
-            <TextField
-              form={form}
+            <Select control={form.control} name={`event_merge.${i}.path_check_type`} label="Path" options={CHECKS} />
+            <TextInput control={form.control} name={`event_merge.${i}.pattern_value`} label="Pattern" mono rules={patternRule(() => form.getValues(`event_merge.${i}.path_check_type`))} />
+            <TextInput
+              control={form.control}
               name={`event_merge.${i}.final_path`}
               label="Reported as"
               mono

@@ -8,15 +8,14 @@ import { DataTable } from "../../components/DataTable";
 import { EmptyState } from "../../components/StatusMessage";
 import { type Column, Table } from "../../components/Table";
 import { formatDateTime } from "../../format";
-import { TextField } from "./fields";
+import { Form, FormError, SubmitButton, TextInput } from "../../components/form";
+import { ConfirmCell } from "./ConfirmCell";
 
 export function SecretKeysSection() {
   const keys = useSecretKeys(true);
   const create = useCreateSecretKey();
   const form = useForm<SecretKeyInput>({ defaultValues: { name: "" }, mode: "onTouched" });
-  const onSubmit = form.handleSubmit((values) => {
-    create.mutate({ name: values.name.trim() }, { onSuccess: () => form.reset() });
-  });
+  const save = (values: SecretKeyInput) => create.mutate({ name: values.name.trim() }, { onSuccess: () => form.reset() });
   return (
     <section className="panel settings-section" id="keys" aria-labelledby="keys-title">
       <h2 className="panel__title" id="keys-title">
@@ -30,13 +29,13 @@ export function SecretKeysSection() {
       <DataTable query={keys} noun="secret keys" isEmpty={(d) => d.keys.length === 0} empty={<EmptyState title="No secret keys" />}>
         {(data) => <KeysTable keys={data.keys} />}
       </DataTable>
-      <form className="subform" onSubmit={(e) => void onSubmit(e)} noValidate aria-labelledby="create-key-title">
+      <Form form={form} onSubmit={save} className="subform" aria-labelledby="create-key-title">
         <h3 className="settings-subtitle" id="create-key-title">
           Create a key
         </h3>
         <div className="settings-grid">
-          <TextField
-            form={form}
+          <TextInput
+            control={form.control}
             name="name"
             label="Key name"
             placeholder="e.g. Order sync"
@@ -44,16 +43,12 @@ export function SecretKeysSection() {
           />
         </div>
         <div className="form-actions">
-          <button type="submit" className="button button--primary" disabled={create.isPending}>
-            {create.isPending ? "Creating…" : "Create key"}
-          </button>
+          <SubmitButton pending={create.isPending} pendingLabel="Creating…">
+            Create key
+          </SubmitButton>
         </div>
-        {create.isError ? (
-          <p className="form__error" role="alert">
-            Could not create the key: {create.error.message}
-          </p>
-        ) : null}
-      </form>
+        {create.isError ? <FormError>Could not create the key: {create.error.message}</FormError> : null}
+      </Form>
     </section>
   );
 }
@@ -93,30 +88,7 @@ function NewSecret({ created, onDone }: { created: SecretKeyCreated; onDone: () 
 
 function RevokeCell({ k }: { k: SecretKeyView }) {
   const revoke = useRevokeSecretKey();
-  const [confirming, setConfirming] = useState(false);
-  return (
-    <div className="inline-control">
-      {confirming ? (
-        <>
-          <button type="button" className="button button--danger button--small" onClick={() => revoke.mutate(k.id)} disabled={revoke.isPending}>
-            Revoke {k.name}
-          </button>
-          <button type="button" className="button button--secondary button--small" onClick={() => setConfirming(false)}>
-            Keep
-          </button>
-        </>
-      ) : (
-        <button type="button" className="button button--secondary button--small" onClick={() => setConfirming(true)} aria-label={`Revoke ${k.name}…`}>
-          Revoke…
-        </button>
-      )}
-      {revoke.isError ? (
-        <span className="field__error" role="alert">
-          {revoke.error.message}
-        </span>
-      ) : null}
-    </div>
-  );
+  return <ConfirmCell verb="Revoke" target={k.name} onConfirm={() => revoke.mutate(k.id)} pending={revoke.isPending} error={revoke.error} />;
 }
 
 const columns: readonly Column<SecretKeyView>[] = [

@@ -14,7 +14,6 @@ import { PagesSection } from "./PagesSection";
 import { EventMergeSection, RevenueSection } from "./RulesSection";
 import { SecretKeysSection } from "./SecretKeysSection";
 import { TimeoutsSection } from "./TimeoutsSection";
-import "./forms.css";
 import "./settings.css";
 
 const CONTENTS = [

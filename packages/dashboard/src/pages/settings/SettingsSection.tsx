@@ -1,10 +1,11 @@
 // The frame every settings section shares: its own react-hook-form form, its own Save (a PATCH
 // of the fields it edits only, so two sections never overwrite each other), the service's 4xx
 // message on failure, and a disabled fieldset for anyone who is not an owner.
-import type { BaseSyntheticEvent, ReactNode } from "react";
+import type { ReactNode } from "react";
 import { type DefaultValues, type FieldValues, type UseFormReturn, useForm } from "react-hook-form";
 import type { AccountPatch, AccountSettings, AccountView } from "@storefit/contract";
 import { useUpdateAccount } from "../../api/account";
+import { Form, FormError, SubmitButton } from "../../components/form";
 import { useUnsavedWarning } from "../../components/useUnsavedWarning";
 
 export type SectionProps = { account: AccountView; canEdit: boolean };
@@ -16,12 +17,13 @@ export function useSettingsForm<V extends FieldValues>(
 ) {
   const form = useForm<V>({ defaultValues: toForm(account) as DefaultValues<V>, mode: "onTouched" });
   const mutation = useUpdateAccount();
-  const onSubmit = form.handleSubmit((values) => {
+  const save = (values: V) => {
     mutation.mutate(toPatch(values), {
       onSuccess: (updated) => form.reset(toForm(updated)),
     });
-  });
-  return { form, mutation, onSubmit };
+  };
+  /** `section` is what SettingsSection takes: `<SettingsSection {...section} …>`. */
+  return { form, section: { form, mutation, save } };
 }
 
 type ShellProps<V extends FieldValues> = {
@@ -31,11 +33,11 @@ type ShellProps<V extends FieldValues> = {
   canEdit: boolean;
   form: UseFormReturn<V>;
   mutation: ReturnType<typeof useUpdateAccount>;
-  onSubmit: (event?: BaseSyntheticEvent) => Promise<void>;
+  save: (values: V) => void;
   children: ReactNode;
 };
 
-export function SettingsSection<V extends FieldValues>({ id, title, description, canEdit, form, mutation, onSubmit, children }: ShellProps<V>) {
+export function SettingsSection<V extends FieldValues>({ id, title, description, canEdit, form, mutation, save, children }: ShellProps<V>) {
   const dirty = form.formState.isDirty;
   useUnsavedWarning(canEdit && dirty);
   const errorCount = Object.keys(form.formState.errors).length;
@@ -45,16 +47,16 @@ export function SettingsSection<V extends FieldValues>({ id, title, description,
         {title}
       </h2>
       <p className="panel__description">{description}</p>
-      <form onSubmit={(e) => void onSubmit(e)} noValidate aria-labelledby={`${id}-title`} data-testid={`settings-${id}`}>
+      <Form form={form} onSubmit={save} aria-labelledby={`${id}-title`} data-testid={`settings-${id}`}>
         <fieldset className="settings-fieldset" disabled={!canEdit}>
           <legend className="visually-hidden">{title}</legend>
           {children}
         </fieldset>
         {canEdit ? (
           <div className="form-actions settings-actions">
-            <button type="submit" className="button button--primary" disabled={mutation.isPending || !dirty}>
-              {mutation.isPending ? "Saving…" : `Save ${title.toLowerCase()}`}
-            </button>
+            <SubmitButton pending={mutation.isPending} pendingLabel="Saving…" disabled={!dirty}>
+              {`Save ${title.toLowerCase()}`}
+            </SubmitButton>
             {dirty ? (
               <button type="button" className="button button--secondary" onClick={() => form.reset()}>
                 Discard changes
@@ -66,12 +68,8 @@ export function SettingsSection<V extends FieldValues>({ id, title, description,
             </span>
           </div>
         ) : null}
-        {mutation.isError ? (
-          <p className="form__error" role="alert">
-            Could not save: {mutation.error.message}
-          </p>
-        ) : null}
-      </form>
+        {mutation.isError ? <FormError>Could not save: {mutation.error.message}</FormError> : null}
+      </Form>
     </section>
   );
 }

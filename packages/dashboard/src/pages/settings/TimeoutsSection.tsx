@@ -1,5 +1,5 @@
 import type { AccountView } from "@storefit/contract";
-import { TextField } from "./fields";
+import { NumberInput } from "../../components/form";
 import { type SectionProps, SettingsSection, useSettingsForm } from "./SettingsSection";
 import { integerProblem } from "./validation";
 
@@ -22,20 +22,18 @@ const FIELDS: readonly { name: keyof Values; label: string; hint: string; min: n
 const toForm = (a: AccountView): Values => Object.fromEntries(FIELDS.map((f) => [f.name, a.settings[f.name]])) as Values;
 
 export function TimeoutsSection({ account, canEdit }: SectionProps) {
-  const { form, mutation, onSubmit } = useSettingsForm(account, toForm, (v) => ({ settings: { ...v } }));
+  const { form, section } = useSettingsForm(account, toForm, (v) => ({ settings: { ...v } }));
   return (
     <SettingsSection
+      {...section}
       id="timeouts"
       title="Time-outs"
       description="Limits of the script, in milliseconds, and the size of its event batches."
       canEdit={canEdit}
-      form={form}
-      mutation={mutation}
-      onSubmit={onSubmit}
     >
       <div className="settings-grid">
         {FIELDS.map((f) => (
-          <TextField key={f.name} form={form} name={f.name} type="number" label={f.label} hint={f.hint} rules={{ validate: (v: unknown) => integerProblem(v, f.min, f.max) }} />
+          <NumberInput key={f.name} control={form.control} name={f.name} label={f.label} hint={f.hint} rules={{ validate: (v: unknown) => integerProblem(v, f.min, f.max) }} />
         ))}
       </div>
     </SettingsSection>
