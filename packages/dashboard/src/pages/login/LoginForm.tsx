@@ -1,6 +1,9 @@
-import { type FormEvent, useId, useState } from "react";
+import { useId } from "react";
+import { useForm } from "react-hook-form";
+import type { SignInRequest } from "@storefit/contract";
 import { useSignIn } from "../../api/session";
 import { CLIENT_ERROR_CODES, isApiRequestError } from "../../api/client";
+import { Form, FormError, SubmitButton, TextInput } from "../../components/form";
 
 function signInErrorMessage(error: Error): string {
   if (isApiRequestError(error)) {
@@ -11,70 +14,52 @@ function signInErrorMessage(error: Error): string {
   return "Sign-in failed on the server. Please try again.";
 }
 
-/** On success the session query holds the new session and LoginPage redirects to the app. */
+/**
+ * On success the session query holds the new session and LoginPage redirects to the app. The
+ * browser checks the two fields (required, an email) before anything is sent; a refusal is one
+ * message for the whole form, which both fields point to.
+ */
 export function LoginForm() {
   const signIn = useSignIn();
-  const [email, setEmail] = useState("");
-  const [password, setPassword] = useState("");
-  const id = useId();
-  const errorId = `${id}-error`;
-
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    signIn.mutate({ email: email.trim(), password });
-  };
-
-  const describedBy = signIn.isError ? errorId : undefined;
+  const form = useForm<SignInRequest>({ defaultValues: { email: "", password: "" } });
+  const errorId = useId();
+  const failed = signIn.isError ? errorId : undefined;
 
   return (
-    <form className="form" onSubmit={onSubmit} aria-busy={signIn.isPending}>
+    <Form
+      form={form}
+      onSubmit={({ email, password }) => signIn.mutate({ email: email.trim(), password })}
+      noValidate={false}
+      className="form"
+      aria-busy={signIn.isPending}
+    >
       {signIn.isError ? (
-        <p className="form__error" role="alert" id={errorId}>
-          {signInErrorMessage(signIn.error)}
-        </p>
+        <FormError id={errorId}>{signInErrorMessage(signIn.error)}</FormError>
       ) : null}
-      <div className="field">
-        <label className="field__label" htmlFor={`${id}-email`}>
-          Email
-        </label>
-        <input
-          className="field__input"
-          id={`${id}-email`}
-          name="email"
-          type="email"
-          autoComplete="username"
-          required
-          autoFocus
-          value={email}
-          onChange={(event) => setEmail(event.target.value)}
-          aria-invalid={signIn.isError || undefined}
-          aria-describedby={describedBy}
-        />
-      </div>
-      <div className="field">
-        <label className="field__label" htmlFor={`${id}-password`}>
-          Password
-        </label>
-        <input
-          className="field__input"
-          id={`${id}-password`}
-          name="password"
-          type="password"
-          autoComplete="current-password"
-          required
-          value={password}
-          onChange={(event) => setPassword(event.target.value)}
-          aria-invalid={signIn.isError || undefined}
-          aria-describedby={describedBy}
-        />
-      </div>
-      <button
-        type="submit"
-        className="button button--primary button--block"
-        disabled={signIn.isPending}
-      >
+      <TextInput
+        control={form.control}
+        name="email"
+        label="Email"
+        type="email"
+        autoComplete="username"
+        required
+        autoFocus
+        invalid={signIn.isError}
+        describedBy={failed}
+      />
+      <TextInput
+        control={form.control}
+        name="password"
+        label="Password"
+        type="password"
+        autoComplete="current-password"
+        required
+        invalid={signIn.isError}
+        describedBy={failed}
+      />
+      <SubmitButton pending={signIn.isPending} className="button--block">
         Sign in
-      </button>
-    </form>
+      </SubmitButton>
+    </Form>
   );
 }
