@@ -2,22 +2,23 @@
 // fitting the type, and for page elements the element changes, the mobile and desktop
 // sub-variations and customfit_meta. "Edit as JSON" is the escape hatch for rare fields.
 import { useState } from "react";
-import { get, useFormContext, useFormState } from "react-hook-form";
+import { useFormContext } from "react-hook-form";
 import type { Path } from "react-hook-form";
 import type { VariationDataType } from "@storefit/contract";
 import { configFromForm, configToForm, DATA_TYPE_LABELS, PAGE_MATCH_OPTIONS } from "./model";
 import type { ConfigForm, ExperienceForm } from "./model";
 import { ElementFields } from "./ElementFields";
 import {
-  CheckboxField,
-  ColorPicker,
-  Section,
-  SelectField,
+  Checkbox,
+  ColorInput,
+  FieldError,
+  FormSection,
+  Select,
   TextArea,
-  TextField,
-  useValue,
-} from "./fields";
-import type { FieldName } from "./fields";
+  TextInput,
+  useFieldValue,
+  useOpenOnError,
+} from "../../components/form";
 import { MetaFields } from "./MetaFields";
 
 const DATA_TYPE_OPTIONS = (Object.keys(DATA_TYPE_LABELS) as VariationDataType[]).map((value) => ({
@@ -25,17 +26,17 @@ const DATA_TYPE_OPTIONS = (Object.keys(DATA_TYPE_LABELS) as VariationDataType[])
   label: DATA_TYPE_LABELS[value],
 }));
 
-function ColorEditor({ name }: { name: FieldName }) {
+function ColorEditor({ name }: { name: string }) {
   return (
     <div className="ed-row">
-      <TextField name={name} label="Color (any CSS color)" mono placeholder="#2f6b4f" />
-      <ColorPicker name={name} label="Pick a color" />
+      <TextInput name={name} label="Color (any CSS color)" mono placeholder="#2f6b4f" />
+      <ColorInput name={name} label="Pick a color" />
     </div>
   );
 }
 
-function RichTextEditor({ name }: { name: FieldName }) {
-  const html = useValue<string>(name);
+function RichTextEditor({ name }: { name: string }) {
+  const html = useFieldValue<string>(name);
   return (
     <div className="ed-richtext">
       <TextArea name={name} label="Rich text (HTML)" mono rows={5} />
@@ -50,8 +51,8 @@ function RichTextEditor({ name }: { name: FieldName }) {
   );
 }
 
-function ValueEditor({ prefix, type }: { prefix: FieldName; type: VariationDataType }) {
-  const listKind = useValue<string>(`${prefix}listKind`);
+function ValueEditor({ prefix, type }: { prefix: string; type: VariationDataType }) {
+  const listKind = useFieldValue<string>(`${prefix}listKind`);
   switch (type) {
     case "STRING":
       return <TextArea name={`${prefix}scalar`} label="Text value" rows={2} />;
@@ -60,13 +61,13 @@ function ValueEditor({ prefix, type }: { prefix: FieldName; type: VariationDataT
     case "COLOR":
       return <ColorEditor name={`${prefix}scalar`} />;
     case "NUMBER":
-      return <TextField name={`${prefix}scalar`} label="Number value" type="number" />;
+      return <TextInput name={`${prefix}scalar`} label="Number value" inputMode="decimal" />;
     case "BOOLEAN":
-      return <CheckboxField name={`${prefix}bool`} label="On (true)" />;
+      return <Checkbox name={`${prefix}bool`} label="On (true)" />;
     case "LIST":
       return (
         <>
-          <SelectField
+          <Select
             name={`${prefix}listKind`}
             label="Items are"
             options={[
@@ -96,7 +97,7 @@ export function ConfigEditor({
   onReplace,
 }: {
   /** "rules.0.behaviour.variations.1.configs.2." */
-  prefix: FieldName;
+  prefix: string;
   index: number;
   /** Variations with many configs (one per product page) start with them folded. */
   defaultOpen: boolean;
@@ -104,18 +105,15 @@ export function ConfigEditor({
   onReplace: (config: ConfigForm) => void;
 }) {
   const { getValues } = useFormContext<ExperienceForm>();
-  const { errors } = useFormState<ExperienceForm>();
   // A folded config renders no inputs (react-hook-form keeps their values); it unfolds itself
   // when one of them has an error, so every message can be seen and fixed.
-  const [open, setOpen] = useState(defaultOpen);
-  const hasError = get(errors, prefix.slice(0, -1)) !== undefined;
-  if (hasError && !open) setOpen(true);
-  const pagePath = useValue<string>(`${prefix}page_path`);
-  const mode = useValue<ConfigForm["mode"]>(`${prefix}mode`);
-  const type = useValue<VariationDataType>(`${prefix}variation_data_type`);
-  const elementPath = useValue<string>(`${prefix}element_path`);
-  const hasMobile = useValue<boolean>(`${prefix}hasMobile`);
-  const hasDesktop = useValue<boolean>(`${prefix}hasDesktop`);
+  const [open, setOpen] = useOpenOnError([prefix.slice(0, -1)], defaultOpen);
+  const pagePath = useFieldValue<string>(`${prefix}page_path`);
+  const mode = useFieldValue<ConfigForm["mode"]>(`${prefix}mode`);
+  const type = useFieldValue<VariationDataType>(`${prefix}variation_data_type`);
+  const elementPath = useFieldValue<string>(`${prefix}element_path`);
+  const hasMobile = useFieldValue<boolean>(`${prefix}hasMobile`);
+  const hasDesktop = useFieldValue<boolean>(`${prefix}hasDesktop`);
   const [switchError, setSwitchError] = useState<string | null>(null);
   const current = () => getValues(prefix.slice(0, -1) as Path<ExperienceForm>) as ConfigForm;
 
@@ -158,7 +156,7 @@ export function ConfigEditor({
         <summary className="ed-config__summary">
           <h5 className="ed-config__title">
             {title}
-            {pagePath ? <span className="ed-section__note"> on {pagePath}</span> : null}
+            {pagePath ? <span className="form-section__note"> on {pagePath}</span> : null}
           </h5>
         </summary>
         {!open ? null : (
@@ -189,11 +187,7 @@ export function ConfigEditor({
                 Remove config
               </button>
             </div>
-            {switchError ? (
-              <p className="ed-error" role="alert">
-                {switchError}
-              </p>
-            ) : null}
+            {switchError ? <FieldError alert>{switchError}</FieldError> : null}
             {mode === "json" ? (
               <TextArea
                 name={`${prefix}json`}
@@ -205,13 +199,13 @@ export function ConfigEditor({
             ) : (
               <>
                 <div className="ed-row">
-                  <TextField
+                  <TextInput
                     name={`${prefix}element_path`}
                     label="Element (CSS path)"
                     mono
                     placeholder="#product-price"
                   />
-                  <SelectField
+                  <Select
                     name={`${prefix}variation_data_type`}
                     label="Data type"
                     options={DATA_TYPE_OPTIONS}
@@ -220,62 +214,62 @@ export function ConfigEditor({
                 {type === "HTML_ELEMENT" ? (
                   <>
                     <ElementFields prefix={`${prefix}element.`} />
-                    <Section
+                    <FormSection
                       title="Mobile and desktop sub-variations"
-                      prefix={[`${prefix}mobile`, `${prefix}desktop`]}
+                      fields={[`${prefix}mobile`, `${prefix}desktop`]}
                     >
                       <p className="ed-hint">
                         Applied instead of the changes above by the visitor&apos;s device when the
                         behaviour is device-specific.
                       </p>
-                      <CheckboxField name={`${prefix}hasMobile`} label="Mobile sub-variation" />
+                      <Checkbox name={`${prefix}hasMobile`} label="Mobile sub-variation" />
                       {hasMobile ? <ElementFields prefix={`${prefix}mobile.`} /> : null}
-                      <CheckboxField name={`${prefix}hasDesktop`} label="Desktop sub-variation" />
+                      <Checkbox name={`${prefix}hasDesktop`} label="Desktop sub-variation" />
                       {hasDesktop ? <ElementFields prefix={`${prefix}desktop.`} /> : null}
-                    </Section>
+                    </FormSection>
                     <MetaFields prefix={`${prefix}meta.`} />
                   </>
                 ) : (
                   <ValueEditor prefix={prefix} type={type} />
                 )}
-                <Section
+                <FormSection
                   title="Page, keys and hint"
-                  prefix={[
+                  fields={[
                     `${prefix}config_customer_id`,
                     `${prefix}config_id`,
                     `${prefix}page_path`,
                   ]}
                 >
                   <div className="ed-row">
-                    <TextField
+                    <TextInput
                       name={`${prefix}page_path`}
                       label="Only on page (optional)"
                       mono
                       placeholder="/products/gentle-baby-wash"
                     />
-                    <SelectField
+                    <Select
                       name={`${prefix}page_match`}
                       label="Page match"
                       options={PAGE_MATCH_OPTIONS}
                     />
-                    <TextField name={`${prefix}domain`} label="Domain (optional)" mono />
+                    <TextInput name={`${prefix}domain`} label="Domain (optional)" mono />
                   </div>
                   <div className="ed-row">
-                    <TextField
+                    <TextInput
                       name={`${prefix}config_customer_id`}
                       label="Config key"
                       mono
                       hint="Unique in the variation; the script's getters read it."
                     />
-                    <TextField name={`${prefix}config_id`} label="Config id" mono />
-                    <TextField
+                    <TextInput name={`${prefix}config_id`} label="Config id" mono />
+                    <TextInput
                       name={`${prefix}element_hint`}
                       label="Element hint"
                       mono
                       placeholder="media"
                     />
                   </div>
-                </Section>
+                </FormSection>
               </>
             )}
           </div>

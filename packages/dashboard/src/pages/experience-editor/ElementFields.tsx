@@ -2,34 +2,34 @@
 // variation itself and for its mobile and desktop sub-variations.
 import { linkTargetOptions } from "./model";
 import type { StyleRow } from "./model";
+import { useFormContext } from "react-hook-form";
 import {
-  CheckboxField,
-  ColorPicker,
-  SelectField,
+  Checkbox,
+  ColorInput,
+  FieldError,
+  Select,
   TextArea,
-  TextField,
-  useArray,
+  TextInput,
   useFieldError,
-  useRegister,
-  useValue,
-} from "./fields";
-import type { FieldName } from "./fields";
+  useFieldList,
+  useFieldValue,
+} from "../../components/form";
 
 /** Color properties (color, background-color, border-color…) get a picker next to their value. */
-function StylePicker({ prefix }: { prefix: FieldName }) {
-  const property = useValue<string>(`${prefix}property`);
+function StylePicker({ prefix }: { prefix: string }) {
+  const property = useFieldValue<string>(`${prefix}property`);
   return /color$/i.test(property?.trim() ?? "") ? (
-    <ColorPicker name={`${prefix}value`} label={`Pick ${property.trim()}`} />
+    <ColorInput name={`${prefix}value`} label={`Pick ${property.trim()}`} />
   ) : null;
 }
 
-export function ElementFields({ prefix }: { prefix: FieldName }) {
-  const register = useRegister();
-  const kind = useValue<string>(`${prefix}innerHTMLKind`);
-  const classOption = useValue<string>(`${prefix}classOption`);
-  const src = useValue<string>(`${prefix}src`);
-  const target = useValue<string>(`${prefix}target`);
-  const styles = useArray<StyleRow>(`${prefix}styles`);
+export function ElementFields({ prefix }: { prefix: string }) {
+  const { register } = useFormContext();
+  const kind = useFieldValue<string>(`${prefix}innerHTMLKind`);
+  const classOption = useFieldValue<string>(`${prefix}classOption`);
+  const src = useFieldValue<string>(`${prefix}src`);
+  const target = useFieldValue<string>(`${prefix}target`);
+  const styles = useFieldList<StyleRow>(`${prefix}styles`);
   const classError = useFieldError(`${prefix}classesAdd`);
 
   return (
@@ -55,7 +55,7 @@ export function ElementFields({ prefix }: { prefix: FieldName }) {
               : "Replaces the element's text; leave empty to keep it."
           }
         />
-        <TextField
+        <TextInput
           name={`${prefix}value`}
           label="Input value"
           hint="For form fields: the value to set."
@@ -65,7 +65,7 @@ export function ElementFields({ prefix }: { prefix: FieldName }) {
       <fieldset className="ed-group">
         <legend>Image</legend>
         <div className="ed-row">
-          <TextField
+          <TextInput
             name={`${prefix}src`}
             label="Image source (src)"
             mono
@@ -75,7 +75,7 @@ export function ElementFields({ prefix }: { prefix: FieldName }) {
             <img className="ed-thumb" src={src} alt="Image preview" />
           ) : null}
         </div>
-        <TextField
+        <TextInput
           name={`${prefix}srcset`}
           label="Responsive sources (srcset)"
           mono
@@ -86,8 +86,8 @@ export function ElementFields({ prefix }: { prefix: FieldName }) {
       <fieldset className="ed-group">
         <legend>Link</legend>
         <div className="ed-row">
-          <TextField name={`${prefix}href`} label="Link address (href)" mono />
-          <SelectField
+          <TextInput name={`${prefix}href`} label="Link address (href)" mono />
+          <Select
             name={`${prefix}target`}
             label="Opens in"
             options={linkTargetOptions(target ?? "")}
@@ -100,13 +100,13 @@ export function ElementFields({ prefix }: { prefix: FieldName }) {
         {styles.fields.length === 0 ? <p className="muted ed-small">No style changes.</p> : null}
         {styles.fields.map((field, i) => (
           <div className="ed-row ed-row--tight" key={field.id}>
-            <TextField
+            <TextInput
               name={`${prefix}styles.${i}.property`}
               label="CSS property"
               mono
               placeholder="color"
             />
-            <TextField
+            <TextInput
               name={`${prefix}styles.${i}.value`}
               label="Value"
               mono
@@ -133,7 +133,7 @@ export function ElementFields({ prefix }: { prefix: FieldName }) {
 
       <fieldset className="ed-group">
         <legend>Classes</legend>
-        <SelectField
+        <Select
           name={`${prefix}classOption`}
           label="Class changes"
           options={[
@@ -145,17 +145,17 @@ export function ElementFields({ prefix }: { prefix: FieldName }) {
         />
         {classOption === "add_remove_classes" ? (
           <div className="ed-row">
-            <TextField
+            <TextInput
               name={`${prefix}classesAdd`}
               label="Classes to add"
               mono
               hint="Separated by spaces."
             />
-            <TextField name={`${prefix}classesRemove`} label="Classes to remove" mono />
+            <TextInput name={`${prefix}classesRemove`} label="Classes to remove" mono />
           </div>
         ) : null}
         {classOption === "overwrite_classes" ? (
-          <TextField
+          <TextInput
             name={`${prefix}classesOverwrite`}
             label="The element's classes"
             mono
@@ -163,28 +163,24 @@ export function ElementFields({ prefix }: { prefix: FieldName }) {
           />
         ) : null}
         {classOption !== "add_remove_classes" && classError ? (
-          <span className="ed-error">{classError}</span>
+          <FieldError>{classError}</FieldError>
         ) : null}
       </fieldset>
 
       <fieldset className="ed-group">
         <legend>When and how to apply</legend>
         <div className="ed-checks">
-          <CheckboxField
+          <Checkbox
             name={`${prefix}retain`}
             label="Keep re-applying when the page changes it back (retain value)"
           />
-          <CheckboxField
-            name={`${prefix}defer`}
-            label="Wait for the page to finish loading (defer)"
-          />
-          <CheckboxField name={`${prefix}evtLoadTime`} label="Record the load time as an event" />
-          <CheckboxField name={`${prefix}performClick`} label="Click the element once changed" />
+          <Checkbox name={`${prefix}defer`} label="Wait for the page to finish loading (defer)" />
+          <Checkbox name={`${prefix}evtLoadTime`} label="Record the load time as an event" />
+          <Checkbox name={`${prefix}performClick`} label="Click the element once changed" />
         </div>
-        <TextField
+        <TextInput
           name={`${prefix}delayMs`}
           label="Delay before applying (ms)"
-          type="number"
           inputMode="numeric"
           placeholder="0"
         />

@@ -7,7 +7,7 @@ import { useExperiences } from "../../api/experiences";
 import { groupMembers, groupNames, percentLabel, placeSlice } from "../experiences/overlaps";
 import { parseNumber, percentToShare } from "./model";
 import type { ExperienceForm } from "./model";
-import { TextField, useValue } from "./fields";
+import { FieldError, TextInput, useFieldValue } from "../../components/form";
 import "../experiences/overlaps.css";
 
 export function ExclusionGroupSection({ experienceId }: { experienceId: string | null }) {
@@ -20,9 +20,9 @@ export function ExclusionGroupSection({ experienceId }: { experienceId: string |
     register("group.stored");
   }, [register]);
   const experiences = useExperiences().data?.experiences ?? [];
-  const name = useValue<string>("group.name").trim();
-  const shareText = useValue<string>("group.share");
-  const start = useValue<number | null>("group.start");
+  const name = useFieldValue<string>("group.name").trim();
+  const shareText = useFieldValue<string>("group.share");
+  const start = useFieldValue<number | null>("group.start");
   const members = name ? groupMembers(experiences, name, experienceId ? [experienceId] : []) : [];
   const percent = parseNumber(shareText);
   const share =
@@ -54,7 +54,7 @@ export function ExclusionGroupSection({ experienceId }: { experienceId: string |
         of one hiding the other.
       </p>
       <div className="ed-row">
-        <TextField
+        <TextInput
           name="group.name"
           label="Group name"
           className="ed-grow"
@@ -66,7 +66,11 @@ export function ExclusionGroupSection({ experienceId }: { experienceId: string |
             <option key={n} value={n} />
           ))}
         </datalist>
-        <TextField name="group.share" label="Share of the group's visitors (%)" type="number" />
+        <TextInput
+          name="group.share"
+          label="Share of the group's visitors (%)"
+          inputMode="decimal"
+        />
       </div>
       {name ? (
         <div data-testid="group-occupancy">
@@ -87,11 +91,7 @@ export function ExclusionGroupSection({ experienceId }: { experienceId: string |
           {members.length === 0 ? (
             <p className="ed-hint">No running or paused experience is in this group yet.</p>
           ) : null}
-          {placement && !placement.ok ? (
-            <p className="ed-error" role="alert">
-              {placement.message}
-            </p>
-          ) : null}
+          <FieldError alert>{placement && !placement.ok ? placement.message : null}</FieldError>
         </div>
       ) : null}
     </section>

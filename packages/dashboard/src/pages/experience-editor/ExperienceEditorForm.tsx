@@ -5,13 +5,13 @@ import { useEffect, useState } from "react";
 import { useUnsavedWarning } from "../../components/useUnsavedWarning";
 import { isVersionConflict, sameEditedFields, sameFieldsButGroup } from "../../api/experiences";
 import type { VersionedExperience } from "../../api/experiences";
-import { FormProvider, set, useForm } from "react-hook-form";
+import { set, useForm } from "react-hook-form";
 import type { FieldErrors, Path, Resolver } from "react-hook-form";
 import type { Audience, ExperienceDetail, ExperienceInput } from "@storefit/contract";
 import { emptyRule, experienceFromForm, experienceToForm, groupToForm } from "./model";
 import { ExclusionGroupSection } from "./ExclusionGroupSection";
 import type { ExperienceForm, FormProblem } from "./model";
-import { SelectField, TextField, useArray } from "./fields";
+import { Form, FormError, Select, TextInput, useFieldList } from "../../components/form";
 import { GoalsSection } from "./GoalsSection";
 import { PreviewPanel } from "./PreviewPanel";
 import { PreviewContext, RuleEditor } from "./RuleEditor";
@@ -29,7 +29,7 @@ const resolver: Resolver<ExperienceForm> = (values) => {
 };
 
 function RulesSection({ audiences }: { audiences: readonly Audience[] }) {
-  const rules = useArray<RuleForm>("rules");
+  const rules = useFieldList<RuleForm>("rules");
   return (
     <section className="ed-rules" aria-labelledby="rules-title">
       <h2 className="section-title" id="rules-title">
@@ -185,121 +185,118 @@ export function ExperienceEditorForm({
   // Closing or reloading the tab with unsaved edits asks first (the browser's own dialog).
   useUnsavedWarning(isDirty);
 
-  const submit = form.handleSubmit(
-    async (values) => {
-      const result = experienceFromForm(values);
-      if (!result.ok) return;
-      setProblems([]);
-      const saved = await onSubmit(result.value, base?.etag ?? null).catch(() => null);
-      if (saved) {
-        // The service assigned ids to new rules and variations: keep them, so the next save
-        // keeps visitors' assignments and the preview links appear.
-        setBase(saved);
-        form.reset(experienceToForm(saved.experience));
-        setSavedAt(new Date().toLocaleTimeString());
-      }
-    },
-    () => {
-      const result = experienceFromForm(form.getValues());
-      setProblems(result.ok ? [] : result.problems);
-    },
-  );
+  const save = async (values: ExperienceForm) => {
+    const result = experienceFromForm(values);
+    if (!result.ok) return;
+    setProblems([]);
+    const saved = await onSubmit(result.value, base?.etag ?? null).catch(() => null);
+    if (saved) {
+      // The service assigned ids to new rules and variations: keep them, so the next save
+      // keeps visitors' assignments and the preview links appear.
+      setBase(saved);
+      form.reset(experienceToForm(saved.experience));
+      setSavedAt(new Date().toLocaleTimeString());
+    }
+  };
+  const showProblems = () => {
+    const result = experienceFromForm(form.getValues());
+    setProblems(result.ok ? [] : result.problems);
+  };
 
   return (
-    <FormProvider {...form}>
-      <PreviewContext.Provider value={{ experienceId: experience?.id ?? null }}>
-        <form
-          className="ed-form"
-          noValidate
-          onSubmit={(e) => void submit(e)}
-          aria-label="Experience"
-        >
-          {problems.length > 0 ? (
-            <div className="form__error" role="alert" data-testid="form-problems">
-              <p>
-                <strong>
-                  Fix {problems.length === 1 ? "this problem" : `these ${problems.length} problems`}{" "}
-                  before saving:
-                </strong>
-              </p>
-              <ul>
-                {problems.slice(0, 10).map((p) => (
-                  <li key={p.path + p.message}>
-                    <button
-                      type="button"
-                      className="ed-problem"
-                      onClick={() => form.setFocus(p.path as Path<ExperienceForm>)}
-                    >
-                      {p.message}
-                    </button>
-                  </li>
-                ))}
-                {problems.length > 10 ? <li>…and {problems.length - 10} more.</li> : null}
-              </ul>
-            </div>
-          ) : null}
-          {saveError && isVersionConflict(saveError) ? (
-            <ConflictNotice onReload={() => void reload()} reloading={reloading} />
-          ) : saveError ? (
-            <p className="form__error" role="alert" data-testid="save-error">
-              The service did not save it: {saveError.message}
+    <PreviewContext.Provider value={{ experienceId: experience?.id ?? null }}>
+      <Form
+        form={form}
+        onSubmit={save}
+        onInvalid={showProblems}
+        className="ed-form"
+        aria-label="Experience"
+      >
+        {problems.length > 0 ? (
+          <div className="form__error" role="alert" data-testid="form-problems">
+            <p>
+              <strong>
+                Fix {problems.length === 1 ? "this problem" : `these ${problems.length} problems`}{" "}
+                before saving:
+              </strong>
             </p>
-          ) : null}
-          <fieldset className="ed-fieldset" disabled={!canEdit || isSubmitting}>
-            <legend className="visually-hidden">Experience settings</legend>
-            <section className="panel ed-panel" aria-labelledby="basics-title">
-              <h2 className="panel__title" id="basics-title">
-                Basics
-              </h2>
-              <div className="ed-row">
-                <TextField name="name" label="Name" className="ed-grow" />
-                <SelectField
-                  name="kind"
-                  label="Kind"
-                  options={[
-                    { value: "ab_test", label: "A/B test" },
-                    { value: "personalization", label: "Personalization" },
-                  ]}
-                />
-                <TextField
-                  name="priority"
-                  label="Priority"
-                  type="number"
-                  hint="Higher wins when two experiences change the same element."
-                />
-              </div>
-            </section>
-            <ExclusionGroupSection experienceId={experience?.id ?? null} />
-            <TargetingSection mainDomain={mainDomain} domains={domains} />
-            <RulesSection audiences={audiences} />
-            <GoalsSection />
-          </fieldset>
-          {/* Outside the fieldset: viewers copy and open preview links too. */}
-          <PreviewPanel
-            experienceId={experience?.id ?? null}
-            pageUrl={pageUrl}
-            onChange={setPageUrl}
-          />
-          <div className="ed-savebar">
-            <span className="ed-hint" role="status">
-              {isSubmitting
-                ? "Saving…"
-                : isDirty
-                  ? "Unsaved changes"
-                  : savedAt
-                    ? `Saved at ${savedAt}`
-                    : ""}
-            </span>
-            <button
-              type="submit"
-              className="button button--primary"
-              disabled={!canEdit || isSubmitting}
-            >
-              {experience ? "Save changes" : "Create experience"}
-            </button>
+            <ul>
+              {problems.slice(0, 10).map((p) => (
+                <li key={p.path + p.message}>
+                  <button
+                    type="button"
+                    className="ed-problem"
+                    onClick={() => form.setFocus(p.path as Path<ExperienceForm>)}
+                  >
+                    {p.message}
+                  </button>
+                </li>
+              ))}
+              {problems.length > 10 ? <li>…and {problems.length - 10} more.</li> : null}
+            </ul>
           </div>
-        </form>
-      </PreviewContext.Provider>
-    </FormProvider>
+        ) : null}
+        {saveError && isVersionConflict(saveError) ? (
+          <ConflictNotice onReload={() => void reload()} reloading={reloading} />
+        ) : saveError ? (
+          <FormError testId="save-error">
+            The service did not save it: {saveError.message}
+          </FormError>
+        ) : null}
+        <fieldset className="ed-fieldset" disabled={!canEdit || isSubmitting}>
+          <legend className="visually-hidden">Experience settings</legend>
+          <section className="panel ed-panel" aria-labelledby="basics-title">
+            <h2 className="panel__title" id="basics-title">
+              Basics
+            </h2>
+            <div className="ed-row">
+              <TextInput name="name" label="Name" className="ed-grow" />
+              <Select
+                name="kind"
+                label="Kind"
+                options={[
+                  { value: "ab_test", label: "A/B test" },
+                  { value: "personalization", label: "Personalization" },
+                ]}
+              />
+              <TextInput
+                name="priority"
+                label="Priority"
+                inputMode="decimal"
+                hint="Higher wins when two experiences change the same element."
+              />
+            </div>
+          </section>
+          <ExclusionGroupSection experienceId={experience?.id ?? null} />
+          <TargetingSection mainDomain={mainDomain} domains={domains} />
+          <RulesSection audiences={audiences} />
+          <GoalsSection />
+        </fieldset>
+        {/* Outside the fieldset: viewers copy and open preview links too. */}
+        <PreviewPanel
+          experienceId={experience?.id ?? null}
+          pageUrl={pageUrl}
+          onChange={setPageUrl}
+        />
+        <div className="ed-savebar">
+          <span className="ed-hint" role="status">
+            {isSubmitting
+              ? "Saving…"
+              : isDirty
+                ? "Unsaved changes"
+                : savedAt
+                  ? `Saved at ${savedAt}`
+                  : ""}
+          </span>
+          <button
+            type="submit"
+            className="button button--primary"
+            disabled={!canEdit || isSubmitting}
+          >
+            {experience ? "Save changes" : "Create experience"}
+          </button>
+        </div>
+      </Form>
+    </PreviewContext.Provider>
   );
 }

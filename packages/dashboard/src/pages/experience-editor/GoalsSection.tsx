@@ -2,7 +2,7 @@
 import type { GoalKind } from "@storefit/contract";
 import { emptyGoal, GOAL_KIND_LABELS, PAGE_MATCH_OPTIONS } from "./model";
 import type { GoalForm } from "./model";
-import { SelectField, TextField, useArray, useValue } from "./fields";
+import { Select, TextInput, useFieldList, useFieldValue } from "../../components/form";
 
 const KIND_OPTIONS = (Object.keys(GOAL_KIND_LABELS) as GoalKind[]).map((value) => ({
   value,
@@ -12,7 +12,7 @@ const KIND_OPTIONS = (Object.keys(GOAL_KIND_LABELS) as GoalKind[]).map((value) =
 const EVENT_HINT: Partial<Record<GoalKind, string>> = {
   click: "The click's goal name (an on-click action's goal name). Empty: any click.",
   form_submit: "The form's name. Empty: any form.",
-  track: "The name given to track(), e.g. add_to_cart.",
+  track: "The name given to track(), e.g. signup.",
 };
 
 function GoalRow({
@@ -25,33 +25,29 @@ function GoalRow({
   onMoveUp: (() => void) | null;
 }) {
   const prefix = `goals.${index}.`;
-  const kind = useValue<GoalKind>(`${prefix}kind`);
+  const kind = useFieldValue<GoalKind>(`${prefix}kind`);
   return (
     <div className="ed-item" data-testid="goal">
       <div className="ed-row">
-        <TextField name={`${prefix}name`} label="Goal name" />
-        <SelectField name={`${prefix}kind`} label="Counts" options={KIND_OPTIONS} />
+        <TextInput name={`${prefix}name`} label="Goal name" />
+        <Select name={`${prefix}kind`} label="Counts" options={KIND_OPTIONS} />
         {index === 0 ? <span className="ed-tag ed-row__end">Primary</span> : null}
       </div>
       {kind === "page_view" ? (
         <div className="ed-row">
-          <SelectField
-            name={`${prefix}page_match`}
-            label="Page match"
-            options={PAGE_MATCH_OPTIONS}
-          />
-          <TextField name={`${prefix}page_path`} label="Goal page" mono placeholder="/checkout" />
-          <TextField name={`${prefix}domain`} label="Domain (empty: any)" mono />
+          <Select name={`${prefix}page_match`} label="Page match" options={PAGE_MATCH_OPTIONS} />
+          <TextInput name={`${prefix}page_path`} label="Goal page" mono placeholder="/checkout" />
+          <TextInput name={`${prefix}domain`} label="Domain (empty: any)" mono />
         </div>
       ) : null}
       {kind === "click" || kind === "form_submit" || kind === "track" ? (
-        <TextField name={`${prefix}event_name`} label="Event name" mono hint={EVENT_HINT[kind]} />
+        <TextInput name={`${prefix}event_name`} label="Event name" mono hint={EVENT_HINT[kind]} />
       ) : null}
       {kind === "revenue" ? (
-        <TextField
+        <TextInput
           name={`${prefix}revenue_cap`}
           label="Revenue cap per visitor (optional)"
-          type="number"
+          inputMode="decimal"
           hint="Caps outliers before the statistics."
         />
       ) : null}
@@ -80,7 +76,7 @@ function GoalRow({
 }
 
 export function GoalsSection() {
-  const goals = useArray<GoalForm>("goals");
+  const goals = useFieldList<GoalForm>("goals");
   return (
     <section className="panel ed-panel" aria-labelledby="goals-title">
       <h2 className="panel__title" id="goals-title">

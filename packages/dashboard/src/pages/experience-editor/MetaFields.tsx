@@ -2,15 +2,14 @@
 // actions, and the template (popup) with its triggers, visibility and close settings.
 import type { ClickActionForm, MetaForm } from "./model";
 import {
-  CheckboxField,
-  Section,
-  SelectField,
+  Checkbox,
+  FormSection,
+  Select,
   TextArea,
-  TextField,
-  useArray,
-  useValue,
-} from "./fields";
-import type { FieldName } from "./fields";
+  TextInput,
+  useFieldList,
+  useFieldValue,
+} from "../../components/form";
 
 const POSITIONS = [
   { value: "above", label: "Above" },
@@ -23,18 +22,18 @@ const SCRIPT_ACTIONS = [
   { value: "track_click_and_execute_javascript", label: "Count the click and run JavaScript" },
 ];
 
-function ScriptActionFields({ prefix, title }: { prefix: FieldName; title: string }) {
-  const enabled = useValue<boolean>(`${prefix}enabled`);
-  const type = useValue<string>(`${prefix}action_type`);
+function ScriptActionFields({ prefix, title }: { prefix: string; title: string }) {
+  const enabled = useFieldValue<boolean>(`${prefix}enabled`);
+  const type = useFieldValue<string>(`${prefix}action_type`);
   return (
     <fieldset className="ed-group">
       <legend>{title}</legend>
-      <CheckboxField name={`${prefix}enabled`} label={`Add ${title.toLowerCase()}`} />
+      <Checkbox name={`${prefix}enabled`} label={`Add ${title.toLowerCase()}`} />
       {enabled ? (
         <>
-          <SelectField name={`${prefix}action_type`} label="Action" options={SCRIPT_ACTIONS} />
+          <Select name={`${prefix}action_type`} label="Action" options={SCRIPT_ACTIONS} />
           {type !== "execute_javascript" ? (
-            <TextField
+            <TextInput
               name={`${prefix}goal_name`}
               label="Goal name"
               hint="The CLICK event's name; a click goal counts it."
@@ -49,8 +48,8 @@ function ScriptActionFields({ prefix, title }: { prefix: FieldName; title: strin
   );
 }
 
-function ClickActions({ prefix }: { prefix: FieldName }) {
-  const actions = useArray<ClickActionForm>(`${prefix}clickActions`);
+function ClickActions({ prefix }: { prefix: string }) {
+  const actions = useFieldList<ClickActionForm>(`${prefix}clickActions`);
   return (
     <fieldset className="ed-group">
       <legend>Advanced click actions</legend>
@@ -81,12 +80,12 @@ function ClickActions({ prefix }: { prefix: FieldName }) {
   );
 }
 
-function ClickActionRow({ prefix, onRemove }: { prefix: FieldName; onRemove: () => void }) {
-  const type = useValue<string>(`${prefix}action_type`);
+function ClickActionRow({ prefix, onRemove }: { prefix: string; onRemove: () => void }) {
+  const type = useFieldValue<string>(`${prefix}action_type`);
   return (
     <div className="ed-item">
       <div className="ed-row">
-        <SelectField
+        <Select
           name={`${prefix}action_type`}
           label="On click"
           options={[
@@ -97,9 +96,9 @@ function ClickActionRow({ prefix, onRemove }: { prefix: FieldName; onRemove: () 
           ]}
         />
         {type === "redirect_to_page" ? (
-          <TextField name={`${prefix}redirect_url`} label="Address" mono type="url" />
+          <TextInput name={`${prefix}redirect_url`} label="Address" mono type="url" />
         ) : (
-          <TextField name={`${prefix}target`} label="Element (CSS path)" mono />
+          <TextInput name={`${prefix}target`} label="Element (CSS path)" mono />
         )}
         <button
           type="button"
@@ -111,30 +110,27 @@ function ClickActionRow({ prefix, onRemove }: { prefix: FieldName; onRemove: () 
       </div>
       {type === "redirect_to_page" ? (
         <div className="ed-checks">
-          <CheckboxField
-            name={`${prefix}retain_params`}
-            label="Keep the current query parameters"
-          />
-          <CheckboxField name={`${prefix}open_in_new_tab`} label="Open in a new tab" />
+          <Checkbox name={`${prefix}retain_params`} label="Keep the current query parameters" />
+          <Checkbox name={`${prefix}open_in_new_tab`} label="Open in a new tab" />
         </div>
       ) : null}
     </div>
   );
 }
 
-function Duplicates({ prefix }: { prefix: FieldName }) {
-  const items = useArray<MetaForm["duplicates"][number]>(`${prefix}duplicates`);
+function Duplicates({ prefix }: { prefix: string }) {
+  const items = useFieldList<MetaForm["duplicates"][number]>(`${prefix}duplicates`);
   return (
     <fieldset className="ed-group">
       <legend>Duplicate the element</legend>
       {items.fields.map((field, i) => (
         <div className="ed-row" key={field.id}>
-          <SelectField
+          <Select
             name={`${prefix}duplicates.${i}.position`}
             label="Copy goes"
             options={POSITIONS}
           />
-          <TextField
+          <TextInput
             name={`${prefix}duplicates.${i}.cloned_elem_id`}
             label="Id of the copy (optional)"
             mono
@@ -159,11 +155,11 @@ function Duplicates({ prefix }: { prefix: FieldName }) {
   );
 }
 
-function QueryParamRow({ prefix, onRemove }: { prefix: FieldName; onRemove: () => void }) {
-  const operation = useValue<string>(`${prefix}operation`);
+function QueryParamRow({ prefix, onRemove }: { prefix: string; onRemove: () => void }) {
+  const operation = useFieldValue<string>(`${prefix}operation`);
   return (
     <div className="ed-row">
-      <SelectField
+      <Select
         name={`${prefix}operation`}
         label="Operation"
         options={[
@@ -171,9 +167,9 @@ function QueryParamRow({ prefix, onRemove }: { prefix: FieldName; onRemove: () =
           { value: "remove", label: "Remove" },
         ]}
       />
-      <TextField name={`${prefix}key`} label="Parameter" mono />
+      <TextInput name={`${prefix}key`} label="Parameter" mono />
       {/* Removing a parameter takes no value (spec §3 query_params): none is saved, so none is asked. */}
-      {operation === "add" ? <TextField name={`${prefix}value`} label="Value" mono /> : null}
+      {operation === "add" ? <TextInput name={`${prefix}value`} label="Value" mono /> : null}
       <button
         type="button"
         className="button button--secondary button--small ed-row__end"
@@ -185,8 +181,8 @@ function QueryParamRow({ prefix, onRemove }: { prefix: FieldName; onRemove: () =
   );
 }
 
-function QueryParams({ prefix }: { prefix: FieldName }) {
-  const items = useArray<MetaForm["queryParams"][number]>(`${prefix}queryParams`);
+function QueryParams({ prefix }: { prefix: string }) {
+  const items = useFieldList<MetaForm["queryParams"][number]>(`${prefix}queryParams`);
   return (
     <fieldset className="ed-group">
       <legend>Query parameters</legend>
@@ -208,25 +204,25 @@ function QueryParams({ prefix }: { prefix: FieldName }) {
   );
 }
 
-function TemplateFields({ prefix }: { prefix: FieldName }) {
-  const enabled = useValue<boolean>(`${prefix}enabled`);
-  const trigger = useValue<string>(`${prefix}trigger`);
-  const closeEnabled = useValue<boolean>(`${prefix}closeEnabled`);
-  const close = useValue<string>(`${prefix}close`);
+function TemplateFields({ prefix }: { prefix: string }) {
+  const enabled = useFieldValue<boolean>(`${prefix}enabled`);
+  const trigger = useFieldValue<string>(`${prefix}trigger`);
+  const closeEnabled = useFieldValue<boolean>(`${prefix}closeEnabled`);
+  const close = useFieldValue<string>(`${prefix}close`);
   return (
     <>
-      <CheckboxField name={`${prefix}enabled`} label="Insert a template (popup or block)" />
+      <Checkbox name={`${prefix}enabled`} label="Insert a template (popup or block)" />
       {enabled ? (
         <>
           <div className="ed-row">
-            <TextField name={`${prefix}id`} label="Template id" mono />
-            <TextField
+            <TextInput name={`${prefix}id`} label="Template id" mono />
+            <TextInput
               name={`${prefix}parentElement`}
               label="Insert into (CSS path)"
               mono
               placeholder="body"
             />
-            <TextField name={`${prefix}nextSibling`} label="Before element (optional)" mono />
+            <TextInput name={`${prefix}nextSibling`} label="Before element (optional)" mono />
           </div>
           <TextArea
             name={`${prefix}html`}
@@ -235,7 +231,7 @@ function TemplateFields({ prefix }: { prefix: FieldName }) {
             rows={6}
             hint="Elements with data-storefit-close close it."
           />
-          <TextField
+          <TextInput
             name={`${prefix}root_style`}
             label="Wrapper style (CSS declarations)"
             mono
@@ -244,7 +240,7 @@ function TemplateFields({ prefix }: { prefix: FieldName }) {
           <TextArea name={`${prefix}js_script`} label="Template script" mono rows={3} />
           <fieldset className="ed-group">
             <legend>Trigger</legend>
-            <SelectField
+            <Select
               name={`${prefix}trigger`}
               label="Show"
               options={[
@@ -264,22 +260,22 @@ function TemplateFields({ prefix }: { prefix: FieldName }) {
               />
             ) : null}
             {trigger === "at_exit" ? (
-              <TextField name={`${prefix}delay`} label="Delay (seconds)" type="number" />
+              <TextInput name={`${prefix}delay`} label="Delay (seconds)" inputMode="decimal" />
             ) : null}
             {trigger === "timerbased" ? (
-              <TextField name={`${prefix}timeout`} label="After (seconds)" type="number" />
+              <TextInput name={`${prefix}timeout`} label="After (seconds)" inputMode="decimal" />
             ) : null}
             {trigger === "on_scroll" ? (
-              <TextField
+              <TextInput
                 name={`${prefix}scroll_percentage`}
                 label="Scroll depth (%)"
-                type="number"
+                inputMode="decimal"
               />
             ) : null}
           </fieldset>
           <fieldset className="ed-group">
             <legend>Visibility and closing</legend>
-            <SelectField
+            <Select
               name={`${prefix}visibility`}
               label="Visible on"
               options={[
@@ -289,13 +285,10 @@ function TemplateFields({ prefix }: { prefix: FieldName }) {
                 { value: "hide_template", label: "Hidden (inserted, not shown)" },
               ]}
             />
-            <CheckboxField
-              name={`${prefix}closeEnabled`}
-              label="Remember when a visitor closes it"
-            />
+            <Checkbox name={`${prefix}closeEnabled`} label="Remember when a visitor closes it" />
             {closeEnabled ? (
               <div className="ed-row">
-                <SelectField
+                <Select
                   name={`${prefix}close`}
                   label="Stay closed"
                   options={[
@@ -303,14 +296,14 @@ function TemplateFields({ prefix }: { prefix: FieldName }) {
                     { value: "duration", label: "For a duration" },
                   ]}
                 />
-                <TextField
+                <TextInput
                   name={`${prefix}expiry`}
                   label={close === "duration" ? "Duration (expiry)" : "Expiry (optional)"}
-                  type="number"
+                  inputMode="decimal"
                 />
               </div>
             ) : null}
-            <CheckboxField
+            <Checkbox
               name={`${prefix}mirror`}
               label="Also list the template in the config's properties"
               hint="Recommended: the script finds the template there first."
@@ -322,48 +315,52 @@ function TemplateFields({ prefix }: { prefix: FieldName }) {
   );
 }
 
-export function MetaFields({ prefix }: { prefix: FieldName }) {
-  const move = useValue<boolean>(`${prefix}move.enabled`);
-  const swap = useValue<boolean>(`${prefix}swap.enabled`);
-  const edit = useValue<boolean>(`${prefix}edit.enabled`);
-  const js = useValue<boolean>(`${prefix}js.enabled`);
-  const redirection = useValue<boolean>(`${prefix}redirection.enabled`);
+export function MetaFields({ prefix }: { prefix: string }) {
+  const move = useFieldValue<boolean>(`${prefix}move.enabled`);
+  const swap = useFieldValue<boolean>(`${prefix}swap.enabled`);
+  const edit = useFieldValue<boolean>(`${prefix}edit.enabled`);
+  const js = useFieldValue<boolean>(`${prefix}js.enabled`);
+  const redirection = useFieldValue<boolean>(`${prefix}redirection.enabled`);
   return (
     <>
-      <Section title="Move, swap, edit HTML, duplicate" prefix={prefix.slice(0, -1)}>
-        <CheckboxField
+      <FormSection title="Move, swap, edit HTML, duplicate" fields={[prefix.slice(0, -1)]}>
+        <Checkbox
           name={`${prefix}isDefault`}
           label="This is the control: change nothing, count the exposure"
         />
         <fieldset className="ed-group">
           <legend>Move</legend>
-          <CheckboxField name={`${prefix}move.enabled`} label="Move the element" />
+          <Checkbox name={`${prefix}move.enabled`} label="Move the element" />
           {move ? (
             <div className="ed-row">
-              <SelectField name={`${prefix}move.position`} label="Put it" options={POSITIONS} />
-              <TextField name={`${prefix}move.target`} label="Next to (CSS path)" mono />
-              <TextField
+              <Select name={`${prefix}move.position`} label="Put it" options={POSITIONS} />
+              <TextInput name={`${prefix}move.target`} label="Next to (CSS path)" mono />
+              <TextInput
                 name={`${prefix}move.first_element`}
                 label="First element (optional)"
                 mono
               />
-              <TextField name={`${prefix}move.order`} label="Order (optional)" type="number" />
+              <TextInput
+                name={`${prefix}move.order`}
+                label="Order (optional)"
+                inputMode="decimal"
+              />
             </div>
           ) : null}
         </fieldset>
         <fieldset className="ed-group">
           <legend>Swap</legend>
-          <CheckboxField name={`${prefix}swap.enabled`} label="Swap with another element" />
+          <Checkbox name={`${prefix}swap.enabled`} label="Swap with another element" />
           {swap ? (
-            <TextField name={`${prefix}swap.target`} label="Swap with (CSS path)" mono />
+            <TextInput name={`${prefix}swap.target`} label="Swap with (CSS path)" mono />
           ) : null}
         </fieldset>
         <fieldset className="ed-group">
           <legend>Edit HTML</legend>
-          <CheckboxField name={`${prefix}edit.enabled`} label="Edit the element's HTML" />
+          <Checkbox name={`${prefix}edit.enabled`} label="Edit the element's HTML" />
           {edit ? (
             <>
-              <SelectField
+              <Select
                 name={`${prefix}edit.action_type`}
                 label="How"
                 options={[
@@ -378,23 +375,23 @@ export function MetaFields({ prefix }: { prefix: FieldName }) {
           ) : null}
         </fieldset>
         <Duplicates prefix={prefix} />
-      </Section>
-      <Section title="Click and load actions" prefix={prefix.slice(0, -1)}>
+      </FormSection>
+      <FormSection title="Click and load actions" fields={[prefix.slice(0, -1)]}>
         <ClickActions prefix={prefix} />
         <ScriptActionFields prefix={`${prefix}onclick.`} title="On click action" />
         <ScriptActionFields prefix={`${prefix}onload.`} title="On load action" />
-      </Section>
-      <Section
+      </FormSection>
+      <FormSection
         title="Global actions (CSS, JavaScript, query parameters, redirection)"
-        prefix={prefix.slice(0, -1)}
+        fields={[prefix.slice(0, -1)]}
       >
         <TextArea name={`${prefix}css`} label="Global CSS" mono rows={4} />
         <fieldset className="ed-group">
           <legend>Global JavaScript</legend>
-          <CheckboxField name={`${prefix}js.enabled`} label="Run a script on the page" />
+          <Checkbox name={`${prefix}js.enabled`} label="Run a script on the page" />
           {js ? (
             <>
-              <SelectField
+              <Select
                 name={`${prefix}js.execution_type`}
                 label="Run"
                 options={[
@@ -410,24 +407,21 @@ export function MetaFields({ prefix }: { prefix: FieldName }) {
         <QueryParams prefix={prefix} />
         <fieldset className="ed-group">
           <legend>Redirection</legend>
-          <CheckboxField
-            name={`${prefix}redirection.enabled`}
-            label="Send visitors to another page"
-          />
+          <Checkbox name={`${prefix}redirection.enabled`} label="Send visitors to another page" />
           {redirection ? (
             <>
-              <TextField name={`${prefix}redirection.url`} label="Redirect to" mono type="url" />
-              <CheckboxField
+              <TextInput name={`${prefix}redirection.url`} label="Redirect to" mono type="url" />
+              <Checkbox
                 name={`${prefix}redirection.retain_params`}
                 label="Keep the current query parameters"
               />
             </>
           ) : null}
         </fieldset>
-      </Section>
-      <Section title="Template (popup)" prefix={`${prefix}template`}>
+      </FormSection>
+      <FormSection title="Template (popup)" fields={[`${prefix}template`]}>
         <TemplateFields prefix={`${prefix}template.`} />
-      </Section>
+      </FormSection>
     </>
   );
 }

@@ -5,6 +5,7 @@
 import { useId, useState } from "react";
 import { useWatch } from "react-hook-form";
 import { usePreviewToken } from "../../api/preview";
+import { Field, FormError } from "../../components/form";
 import type { ExperienceForm } from "./model";
 import { previewUrl } from "./preview";
 
@@ -69,7 +70,6 @@ export function PreviewPanel({
   pageUrl: string;
   onChange: (url: string) => void;
 }) {
-  const id = useId();
   const rules = useWatch<ExperienceForm, "rules">({ name: "rules" });
   const token = usePreviewToken(!!experienceId);
   const variations = rules.flatMap((rule, r) =>
@@ -98,26 +98,23 @@ export function PreviewPanel({
         fresh visitor, without tracking — whatever the status (draft and paused too), audience or
         traffic. Previews show the saved version. A link works for an hour; this page renews them.
       </p>
-      <div className="field">
-        <label className="field__label" htmlFor={id}>
-          Shop page to preview on
-        </label>
-        <input
-          id={id}
-          className="field__input mono"
-          type="url"
-          value={pageUrl}
-          onChange={(e) => onChange(e.target.value)}
-        />
-      </div>
+      <Field label="Shop page to preview on">
+        {(control) => (
+          <input
+            {...control}
+            className="field__input mono"
+            type="url"
+            value={pageUrl}
+            onChange={(e) => onChange(e.target.value)}
+          />
+        )}
+      </Field>
       {!experienceId ? (
         <p className="ed-hint">Save the experience to get preview links.</p>
       ) : previewUrl(pageUrl, experienceId, "x") === null ? (
         <p className="ed-hint">Enter the full address of a shop page to get preview links.</p>
       ) : token.isError ? (
-        <p className="form__error" role="alert">
-          Could not make preview links: {token.error.message}
-        </p>
+        <FormError>Could not make preview links: {token.error.message}</FormError>
       ) : !token.data ? (
         <p className="ed-hint" role="status">
           Making preview links…

@@ -7,8 +7,15 @@ import { paths } from "../../paths";
 import { emptyConfig, emptyVariation } from "./model";
 import type { ConfigForm, VariationForm } from "./model";
 import { ConfigEditor } from "./ConfigEditor";
-import { CheckboxField, SelectField, TextField, useArray, useFieldError, useValue } from "./fields";
-import type { FieldName } from "./fields";
+import {
+  Checkbox,
+  FieldError,
+  Select,
+  TextInput,
+  useFieldError,
+  useFieldList,
+  useFieldValue,
+} from "../../components/form";
 
 /** The saved experience the variations belong to (null for a new one), for their links. */
 export type PreviewTarget = { experienceId: string | null };
@@ -42,15 +49,15 @@ function VariationEditor({
   weightShare,
   onRemove,
 }: {
-  prefix: FieldName;
+  prefix: string;
   index: number;
   total: number;
   weightShare: string;
   onRemove: () => void;
 }) {
-  const id = useValue<string>(`${prefix}id`);
-  const name = useValue<string>(`${prefix}name`);
-  const configs = useArray<ConfigForm>(`${prefix}configs`);
+  const id = useFieldValue<string>(`${prefix}id`);
+  const name = useFieldValue<string>(`${prefix}name`);
+  const configs = useFieldList<ConfigForm>(`${prefix}configs`);
   const label = name || `Variation ${index + 1}`;
   return (
     <section className="ed-variation" aria-label={`Variation: ${label}`} data-testid="variation">
@@ -70,11 +77,11 @@ function VariationEditor({
         </button>
       </div>
       <div className="ed-row">
-        <TextField name={`${prefix}name`} label="Variation name" />
-        <TextField
+        <TextInput name={`${prefix}name`} label="Variation name" />
+        <TextInput
           name={`${prefix}weight`}
           label="Weight"
-          type="number"
+          inputMode="decimal"
           hint="Relative to the other variations; 0 keeps it out."
         />
       </div>
@@ -124,9 +131,9 @@ export function RuleEditor({
   onRemove: () => void;
 }) {
   const prefix = `rules.${index}.`;
-  const audienceId = useValue<string>(`${prefix}audience_id`);
-  const variations = useArray<VariationForm>(`${prefix}behaviour.variations`);
-  const weights = useValue<VariationForm[]>(`${prefix}behaviour.variations`) ?? [];
+  const audienceId = useFieldValue<string>(`${prefix}audience_id`);
+  const variations = useFieldList<VariationForm>(`${prefix}behaviour.variations`);
+  const weights = useFieldValue<VariationForm[]>(`${prefix}behaviour.variations`) ?? [];
   const variationsError = useFieldError(`${prefix}behaviour.variations`);
   const sum = weights.reduce((n, v) => n + (Number(v.weight) > 0 ? Number(v.weight) : 0), 0);
   const share = (i: number) => {
@@ -177,14 +184,14 @@ export function RuleEditor({
         </div>
       </div>
       <div className="ed-row">
-        <SelectField
+        <Select
           name={`${prefix}audience_id`}
           label="Audience"
           options={audienceOptions}
           hint="The first rule whose audience matches the visitor wins."
         />
         {audienceId === "" ? (
-          <TextField
+          <TextInput
             name={`${prefix}audience_name`}
             label="Label for “everyone” (optional)"
             placeholder="Everyone"
@@ -192,30 +199,26 @@ export function RuleEditor({
         ) : null}
       </div>
       <div className="ed-row">
-        <TextField name={`${prefix}behaviour.name`} label="Behaviour name" />
-        <TextField
+        <TextInput name={`${prefix}behaviour.name`} label="Behaviour name" />
+        <TextInput
           name={`${prefix}behaviour.traffic`}
           label="Traffic allocation (%)"
-          type="number"
+          inputMode="decimal"
           hint="Share of the audience that enters."
         />
-        <TextField
+        <TextInput
           name={`${prefix}behaviour.ga_measurement_id`}
           label="GA measurement id (optional)"
           mono
           placeholder="G-XXXXXXX"
         />
       </div>
-      <CheckboxField
+      <Checkbox
         name={`${prefix}behaviour.device_specific`}
         label="Device-specific: apply the mobile or desktop sub-variation by device"
       />
       <h4 className="ed-subtitle">Variations</h4>
-      {variationsError ? (
-        <p className="ed-error" role="alert">
-          {variationsError}
-        </p>
-      ) : null}
+      <FieldError alert>{variationsError}</FieldError>
       {variations.fields.map((field, i) => (
         <VariationEditor
           key={field.id}

@@ -4,38 +4,43 @@ import { useId, useState } from "react";
 import type { PageTarget } from "@storefit/contract";
 import { PAGE_MATCH_OPTIONS } from "./model";
 import type { PageForm } from "./model";
-import { SelectField, TextField, useArray, useValue } from "./fields";
+import {
+  Field,
+  FieldError,
+  Select,
+  TextInput,
+  useFieldList,
+  useFieldValue,
+} from "../../components/form";
 import { matchTargets } from "./preview";
 
 function UrlTester({ mainDomain }: { mainDomain: string | undefined }) {
-  const id = useId();
+  const resultId = useId();
   const [url, setUrl] = useState("");
-  const pages = useValue<PageTarget[]>("pages") ?? [];
+  const pages = useFieldValue<PageTarget[]>("pages") ?? [];
   const result = url.trim() ? matchTargets(pages, url, mainDomain) : null;
   const any = result?.ok ? result.matches.some(Boolean) : false;
   return (
     <div className="ed-tester">
-      <div className="field">
-        <label className="field__label" htmlFor={id}>
-          Test a URL
-        </label>
-        <input
-          id={id}
-          className="field__input mono"
-          type="url"
-          value={url}
-          placeholder={`https://${mainDomain ?? "shop.example"}/products/…`}
-          onChange={(e) => setUrl(e.target.value)}
-          aria-describedby={`${id}-result`}
-        />
-      </div>
-      <div id={`${id}-result`} role="status" data-testid="url-test-result">
+      <Field label="Test a URL" describedBy={resultId}>
+        {(control) => (
+          <input
+            {...control}
+            className="field__input mono"
+            type="url"
+            value={url}
+            placeholder={`https://${mainDomain ?? "shop.example"}/products/…`}
+            onChange={(e) => setUrl(e.target.value)}
+          />
+        )}
+      </Field>
+      <div id={resultId} role="status" data-testid="url-test-result">
         {result === null ? (
           <span className="ed-hint">
             Paste a shop address to see whether this experience runs there.
           </span>
         ) : !result.ok ? (
-          <span className="ed-error">{result.message}</span>
+          <FieldError>{result.message}</FieldError>
         ) : pages.length === 0 ? (
           <span className="ed-hint">Add a page target first.</span>
         ) : (
@@ -67,7 +72,7 @@ export function TargetingSection({
   mainDomain: string | undefined;
   domains: readonly string[];
 }) {
-  const pages = useArray<PageForm>("pages");
+  const pages = useFieldList<PageForm>("pages");
   const listId = useId();
   return (
     <section className="panel ed-panel" aria-labelledby="targeting-title">
@@ -89,19 +94,15 @@ export function TargetingSection({
       {pages.fields.map((field, i) => (
         <div className="ed-item" key={field.id} data-testid="page-target">
           <div className="ed-row">
-            <SelectField
-              name={`pages.${i}.page_match`}
-              label="Match"
-              options={PAGE_MATCH_OPTIONS}
-            />
-            <TextField
+            <Select name={`pages.${i}.page_match`} label="Match" options={PAGE_MATCH_OPTIONS} />
+            <TextInput
               name={`pages.${i}.page_path`}
               label="Page path or pattern"
               mono
               placeholder="/products/gentle-baby-wash"
               className="ed-grow"
             />
-            <TextField
+            <TextInput
               name={`pages.${i}.domain`}
               label="Domain"
               mono
