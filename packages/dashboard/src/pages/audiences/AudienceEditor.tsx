@@ -1,11 +1,12 @@
 // One audience: name, description, and its condition in two views kept in step — the builder
 // (rules joined by all/any) and the JSON the service stores — with the tester beside them.
 // The JSON view is the source of truth while the condition is one the builder cannot show.
-import { useEffect, useId, useState } from "react";
-import { FormProvider, useFieldArray, useForm } from "react-hook-form";
+import { useEffect, useState } from "react";
+import { useFieldArray, useForm } from "react-hook-form";
 import { Link, useLocation, useNavigate } from "react-router";
 import type { Audience, Condition } from "@storefit/contract";
 import { useAudience, useCreateAudience, useDeleteAudience, useUpdateAudience } from "../../api/audiences";
+import { Field, Form, FormError, SubmitButton, TextInput } from "../../components/form";
 import { PageHeader } from "../../components/PageHeader";
 import { ErrorState, LoadingState } from "../../components/StatusMessage";
 import { paths } from "../../paths";
@@ -52,7 +53,6 @@ function initialState(audience: Audience | undefined): { builder: BuilderState |
 }
 
 function AudienceEditor({ audience, canEdit }: { audience: Audience | undefined; canEdit: boolean }) {
-  const id = useId();
   const navigate = useNavigate();
   // Set when the editor was opened right after creating this audience (see onSuccess below).
   const justCreated = (useLocation().state as { created?: boolean } | null)?.created === true;
@@ -125,7 +125,7 @@ function AudienceEditor({ audience, canEdit }: { audience: Audience | undefined;
     setJsonText(builderJson);
   };
 
-  const onSubmit = form.handleSubmit((values) => {
+  const onSubmit = (values: AudienceFormValues) => {
     if (jsonError) return;
     if (jsonOnly === null) {
       let ok = true;
@@ -148,7 +148,7 @@ function AudienceEditor({ audience, canEdit }: { audience: Audience | undefined;
     };
     if (audience) update.mutate({ id: audience.id, input }, options);
     else create.mutate(input, options);
-  });
+  };
 
   const onDelete = () => {
     if (!audience) return;
@@ -162,70 +162,56 @@ function AudienceEditor({ audience, canEdit }: { audience: Audience | undefined;
       <PageHeader title={title} description="Visitors who meet the condition are in the audience; a rule that names it applies to them only." />
       <BackLink />
       <div className="audience-layout">
-        <FormProvider {...form}>
-          <form className="audience-form panel" onSubmit={(e) => void onSubmit(e)} noValidate aria-label="Audience">
-            <fieldset className="audience-fieldset" disabled={!canEdit}>
-              <legend className="visually-hidden">Audience</legend>
-              {save.isError ? (
-                <p className="form__error" role="alert">
-                  Could not save: {save.error.message}
-                </p>
-              ) : null}
-              {(save.isSuccess || justCreated) && !form.formState.isDirty && savedJson === JSON.stringify(condition) ? (
-                <p className="notice notice--success" role="status" data-testid="audience-saved">
-                  {save.isSuccess ? "Saved." : "Created."} Rules that use this audience apply it from the next page view.
-                </p>
-              ) : null}
-              <div className="field">
-                <label className="field__label" htmlFor={`${id}-name`}>
-                  Name
-                </label>
-                <input
-                  id={`${id}-name`}
-                  className="field__input"
-                  aria-invalid={form.formState.errors.name ? true : undefined}
-                  aria-describedby={form.formState.errors.name ? `${id}-name-error` : undefined}
-                  {...form.register("name", {
-                    validate: (v) => (v.trim() === "" ? "Give the audience a name." : v.length > 200 ? "At most 200 characters." : true),
-                  })}
-                />
-                {form.formState.errors.name ? (
-                  <p className="field__error" id={`${id}-name-error`}>
-                    {form.formState.errors.name.message}
-                  </p>
+        <Form form={form} onSubmit={onSubmit} className="audience-form panel" aria-label="Audience">
+          <fieldset className="audience-fieldset" disabled={!canEdit}>
+            <legend className="visually-hidden">Audience</legend>
+            {save.isError ? <FormError>Could not save: {save.error.message}</FormError> : null}
+            {(save.isSuccess || justCreated) && !form.formState.isDirty && savedJson === JSON.stringify(condition) ? (
+              <p className="notice notice--success" role="status" data-testid="audience-saved">
+                {save.isSuccess ? "Saved." : "Created."} Rules that use this audience apply it from the next page view.
+              </p>
+            ) : null}
+            <TextInput
+              control={form.control}
+              name="name"
+              label="Name"
+              rules={{ validate: (v) => (v.trim() === "" ? "Give the audience a name." : v.length > 200 ? "At most 200 characters." : true) }}
+            />
+            <TextInput
+              control={form.control}
+              name="description"
+              label={
+                <>
+                  Description <span className="muted">(optional)</span>
+                </>
+              }
+              rules={{ maxLength: 2000 }}
+            />
+
+            <h2 className="section-title">Condition</h2>
+            {jsonOnly !== null ? (
+              <div className="notice notice--warning" role="status" data-testid="builder-unavailable">
+                The builder cannot show this condition (it uses nesting or operators beyond its rules): edit it as
+                JSON below.{" "}
+                {canEdit ? (
+                  <button type="button" className="button button--secondary button--small" onClick={useBuilderInstead}>
+                    Start again in the builder
+                  </button>
                 ) : null}
               </div>
-              <div className="field">
-                <label className="field__label" htmlFor={`${id}-description`}>
-                  Description <span className="muted">(optional)</span>
-                </label>
-                <input id={`${id}-description`} className="field__input" {...form.register("description", { maxLength: 2000 })} />
-              </div>
+            ) : (
+              <ConditionBuilder fields={rules} newRule={NEW_RULE} />
+            )}
 
-              <h2 className="section-title">Condition</h2>
-              {jsonOnly !== null ? (
-                <div className="notice notice--warning" role="status" data-testid="builder-unavailable">
-                  The builder cannot show this condition (it uses nesting or operators beyond its rules): edit it as
-                  JSON below.{" "}
-                  {canEdit ? (
-                    <button type="button" className="button button--secondary button--small" onClick={useBuilderInstead}>
-                      Start again in the builder
-                    </button>
-                  ) : null}
-                </div>
-              ) : (
-                <ConditionBuilder fields={rules} newRule={NEW_RULE} />
-              )}
-
-              <div className="field">
-                <label className="field__label" htmlFor={`${id}-json`}>
-                  Condition as JSON
-                </label>
-                <p className="field__hint" id={`${id}-json-hint`}>
-                  The stored form. Edits here update the builder as soon as they are valid JSON.
-                </p>
+            <Field
+              label="Condition as JSON"
+              hint="The stored form. Edits here update the builder as soon as they are valid JSON."
+              error={jsonError ?? undefined}
+              alert
+            >
+              {(control) => (
                 <textarea
-                  id={`${id}-json`}
+                  {...control}
                   className="field__input audience-json"
                   spellCheck={false}
                   rows={Math.min(18, Math.max(5, jsonText.split("\n").length + 1))}
@@ -233,49 +219,38 @@ function AudienceEditor({ audience, canEdit }: { audience: Audience | undefined;
                   onChange={(e) => onJsonChange(e.target.value)}
                   onFocus={() => setJsonFocused(true)}
                   onBlur={() => setJsonFocused(false)}
-                  aria-invalid={jsonError ? true : undefined}
-                  aria-describedby={jsonError ? `${id}-json-error` : `${id}-json-hint`}
                   data-testid="condition-json"
                 />
-                {jsonError ? (
-                  <p className="field__error" id={`${id}-json-error`} role="alert">
-                    {jsonError}
-                  </p>
+              )}
+            </Field>
+
+            {canEdit ? (
+              <div className="form-actions">
+                <SubmitButton pending={save.isPending} pendingLabel="Saving…" disabled={jsonError !== null}>
+                  {audience ? "Save audience" : "Create audience"}
+                </SubmitButton>
+                {audience ? (
+                  confirmingDelete ? (
+                    <span className="confirm">
+                      <span>Delete “{audience.name}”?</span>
+                      <button type="button" className="button button--danger button--small" onClick={onDelete} disabled={remove.isPending}>
+                        Yes, delete
+                      </button>
+                      <button type="button" className="button button--secondary button--small" onClick={() => setConfirmingDelete(false)}>
+                        Keep it
+                      </button>
+                    </span>
+                  ) : (
+                    <button type="button" className="button button--secondary" onClick={() => setConfirmingDelete(true)}>
+                      Delete…
+                    </button>
+                  )
                 ) : null}
               </div>
-
-              {canEdit ? (
-                <div className="form-actions">
-                  <button type="submit" className="button button--primary" disabled={save.isPending || jsonError !== null}>
-                    {save.isPending ? "Saving…" : audience ? "Save audience" : "Create audience"}
-                  </button>
-                  {audience ? (
-                    confirmingDelete ? (
-                      <span className="confirm">
-                        <span>Delete “{audience.name}”?</span>
-                        <button type="button" className="button button--danger button--small" onClick={onDelete} disabled={remove.isPending}>
-                          Yes, delete
-                        </button>
-                        <button type="button" className="button button--secondary button--small" onClick={() => setConfirmingDelete(false)}>
-                          Keep it
-                        </button>
-                      </span>
-                    ) : (
-                      <button type="button" className="button button--secondary" onClick={() => setConfirmingDelete(true)}>
-                        Delete…
-                      </button>
-                    )
-                  ) : null}
-                </div>
-              ) : null}
-              {remove.isError ? (
-                <p className="form__error" role="alert">
-                  Could not delete: {remove.error.message}
-                </p>
-              ) : null}
-            </fieldset>
-          </form>
-        </FormProvider>
+            ) : null}
+            {remove.isError ? <FormError>Could not delete: {remove.error.message}</FormError> : null}
+          </fieldset>
+        </Form>
         <AudienceTester condition={condition} conditionError={jsonError} />
       </div>
     </>

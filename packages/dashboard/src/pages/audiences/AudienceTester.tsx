@@ -5,15 +5,47 @@ import { useId } from "react";
 import { useForm } from "react-hook-form";
 import type { Condition, Json } from "@storefit/contract";
 import { type AudienceEvaluateResponse, type ClauseVerdict, useEvaluateAudience } from "../../api/audiences";
+import { Form, FormError, Select, SubmitButton, TextArea, TextInput } from "../../components/form";
 import { type JsonField, JSON_FIELDS, TESTER_DEFAULTS, type TesterValues, parseObject, visitorOf } from "./testerVisitor";
+
+/** The tester's one-line inputs (the others are choices or JSON). */
+type TextField = Exclude<keyof TesterValues, "device" | "firstTime" | JsonField>;
+
+const TEXT_FIELDS: readonly [TextField, string, string?][] = [
+  ["browser", "Browser"],
+  ["browserVersion", "Browser version"],
+  ["os", "Operating system", "e.g. iOS"],
+  ["url", "Page URL", "https://shop.example/products/…"],
+  ["utmSource", "Campaign source (utm_source)"],
+  ["utmMedium", "Campaign medium (utm_medium)"],
+  ["utmCampaign", "Campaign name (utm_campaign)"],
+  ["utmTerm", "Campaign term (utm_term)"],
+  ["utmContent", "Campaign content (utm_content)"],
+  ["utmAdgroup", "Ad group (utm_adgroup)"],
+  ["gclid", "Google Ads click (gclid)"],
+  ["fbclid", "Meta ads click (fbclid)"],
+  ["tags", "Tags (comma-separated)"],
+];
+
+const DEVICES = [
+  { value: "desktop", label: "desktop" },
+  { value: "mobile", label: "mobile" },
+  { value: "tablet", label: "tablet" },
+  { value: "", label: "(not known)" },
+];
+
+const FIRST_TIME = [
+  { value: "true", label: "yes" },
+  { value: "false", label: "no" },
+  { value: "", label: "(not known)" },
+];
 
 export function AudienceTester({ condition, conditionError }: { condition: Condition; conditionError: string | null }) {
   const id = useId();
   const evaluate = useEvaluateAudience();
   const form = useForm<TesterValues>({ defaultValues: TESTER_DEFAULTS });
-  const errors = form.formState.errors;
 
-  const onSubmit = form.handleSubmit((values) => {
+  const test = (values: TesterValues) => {
     const json = {} as Record<JsonField, Record<string, Json>>;
     let ok = true;
     for (const [name, label, example] of JSON_FIELDS) {
@@ -26,16 +58,7 @@ export function AudienceTester({ condition, conditionError }: { condition: Condi
       }
     }
     if (ok) evaluate.mutate({ condition, visitor: visitorOf(values, json) });
-  });
-
-  const field = (name: keyof TesterValues, label: string, placeholder?: string) => (
-    <div className="field">
-      <label className="field__label" htmlFor={`${id}-${name}`}>
-        {label}
-      </label>
-      <input id={`${id}-${name}`} className="field__input" placeholder={placeholder} {...form.register(name)} />
-    </div>
-  );
+  };
 
   return (
     <section className="panel tester" aria-labelledby={`${id}-title`}>
@@ -43,75 +66,24 @@ export function AudienceTester({ condition, conditionError }: { condition: Condi
         Would this visitor match?
       </h2>
       <p className="panel__description">Describe a visitor and test the condition as it is on screen, saved or not.</p>
-      <form className="tester__form" onSubmit={(e) => void onSubmit(e)} noValidate aria-label="Test a visitor">
+      <Form form={form} onSubmit={test} className="tester__form" aria-label="Test a visitor">
         <div className="tester__grid">
-          <div className="field">
-            <label className="field__label" htmlFor={`${id}-device`}>
-              Device type
-            </label>
-            <select id={`${id}-device`} className="field__input" {...form.register("device")}>
-              <option value="desktop">desktop</option>
-              <option value="mobile">mobile</option>
-              <option value="tablet">tablet</option>
-              <option value="">(not known)</option>
-            </select>
-          </div>
-          <div className="field">
-            <label className="field__label" htmlFor={`${id}-firstTime`}>
-              First-time visitor
-            </label>
-            <select id={`${id}-firstTime`} className="field__input" {...form.register("firstTime")}>
-              <option value="true">yes</option>
-              <option value="false">no</option>
-              <option value="">(not known)</option>
-            </select>
-          </div>
-          {field("browser", "Browser")}
-          {field("browserVersion", "Browser version")}
-          {field("os", "Operating system", "e.g. iOS")}
-          {field("url", "Page URL", "https://shop.example/products/…")}
-          {field("utmSource", "Campaign source (utm_source)")}
-          {field("utmMedium", "Campaign medium (utm_medium)")}
-          {field("utmCampaign", "Campaign name (utm_campaign)")}
-          {field("utmTerm", "Campaign term (utm_term)")}
-          {field("utmContent", "Campaign content (utm_content)")}
-          {field("utmAdgroup", "Ad group (utm_adgroup)")}
-          {field("gclid", "Google Ads click (gclid)")}
-          {field("fbclid", "Meta ads click (fbclid)")}
-          {field("tags", "Tags (comma-separated)")}
+          <Select control={form.control} name="device" label="Device type" options={DEVICES} />
+          <Select control={form.control} name="firstTime" label="First-time visitor" options={FIRST_TIME} />
+          {TEXT_FIELDS.map(([name, label, placeholder]) => (
+            <TextInput key={name} control={form.control} name={name} label={label} placeholder={placeholder} />
+          ))}
         </div>
         {JSON_FIELDS.map(([name, label, example]) => (
-          <div className="field" key={name}>
-            <label className="field__label" htmlFor={`${id}-${name}`}>
-              {label} (JSON)
-            </label>
-            <textarea
-              id={`${id}-${name}`}
-              className="field__input mono"
-              rows={2}
-              placeholder={example}
-              aria-invalid={errors[name] ? true : undefined}
-              aria-describedby={errors[name] ? `${id}-${name}-error` : undefined}
-              {...form.register(name)}
-            />
-            {errors[name] ? (
-              <p className="field__error" id={`${id}-${name}-error`}>
-                {errors[name].message}
-              </p>
-            ) : null}
-          </div>
+          <TextArea key={name} control={form.control} name={name} label={`${label} (JSON)`} mono rows={2} placeholder={example} />
         ))}
-        <button type="submit" className="button button--primary" disabled={evaluate.isPending || conditionError !== null}>
+        <SubmitButton pending={evaluate.isPending} disabled={conditionError !== null}>
           Test this visitor
-        </button>
+        </SubmitButton>
         {conditionError ? <p className="muted">Fix the condition's JSON first.</p> : null}
-      </form>
+      </Form>
       <div aria-live="polite">
-        {evaluate.isError ? (
-          <p className="form__error" role="alert">
-            {evaluate.error.message}
-          </p>
-        ) : null}
+        {evaluate.isError ? <FormError>{evaluate.error.message}</FormError> : null}
         {evaluate.data && !evaluate.isPending ? <Verdict answer={evaluate.data} /> : null}
       </div>
     </section>

@@ -11,10 +11,16 @@ import {
   kindOf,
   operatorsFor,
 } from "./conditionModel";
+import { Field, Select, TextInput } from "../../components/form";
 
 type Props = { fields: UseFieldArrayReturn<AudienceFormValues, "rules">; newRule: Rule };
 
 const GROUPS = [...new Set(ATTRIBUTES.map((a) => a.group))];
+
+const YES_NO = [
+  { value: "true", label: "yes" },
+  { value: "false", label: "no" },
+];
 
 /** The attribute select's value: a known attribute's key, or "custom:<prefix>". */
 function choiceOf(attribute: string): string {
@@ -52,8 +58,8 @@ export function ConditionBuilder({ fields, newRule }: Props) {
 }
 
 function RuleRow({ index, onRemove }: { index: number; onRemove: () => void }) {
-  const id = useId();
-  const { register, watch, setValue, formState } = useFormContext<AudienceFormValues>();
+  const valuesId = useId();
+  const { watch, setValue } = useFormContext<AudienceFormValues>();
   const attribute = watch(`rules.${index}.attribute`);
   const operator = watch(`rules.${index}.operator`);
   const choice = choiceOf(attribute);
@@ -61,8 +67,8 @@ function RuleRow({ index, onRemove }: { index: number; onRemove: () => void }) {
   const operators = operatorsFor(kind);
   const option = attributeOption(attribute);
   const takesValue = operators.find((o) => o.id === operator)?.takesValue ?? true;
-  const error = formState.errors.rules?.[index]?.value?.message;
   const n = index + 1;
+  const valueLabel = `Value of rule ${n}${operator === "in" || operator === "not_in" || operator === "has_all" ? " (comma-separated)" : ""}`;
 
   const onChoice = (next: string) => {
     const key = next.startsWith("custom:") ? next.slice("custom:".length) : next;
@@ -76,92 +82,59 @@ function RuleRow({ index, onRemove }: { index: number; onRemove: () => void }) {
 
   return (
     <li className="rule" data-testid="condition-rule">
-      <div className="rule__field">
-        <label className="rule__label" htmlFor={`${id}-attr`}>
-          Attribute of rule {n}
-        </label>
-        <select id={`${id}-attr`} className="field__input" value={choice} onChange={(e) => onChoice(e.target.value)}>
-          {GROUPS.map((group) => (
-            <optgroup key={group} label={group}>
-              {ATTRIBUTES.filter((a) => a.group === group).map((a) => (
-                <option key={a.key} value={a.key}>
-                  {a.label}
+      <Field label={`Attribute of rule ${n}`} compact>
+        {(control) => (
+          <select {...control} className="field__input" value={choice} onChange={(e) => onChoice(e.target.value)}>
+            {GROUPS.map((group) => (
+              <optgroup key={group} label={group}>
+                {ATTRIBUTES.filter((a) => a.group === group).map((a) => (
+                  <option key={a.key} value={a.key}>
+                    {a.label}
+                  </option>
+                ))}
+              </optgroup>
+            ))}
+            <optgroup label="Custom">
+              {CUSTOM_PREFIXES.map((c) => (
+                <option key={c.prefix} value={`custom:${c.prefix}`}>
+                  {c.label}
                 </option>
               ))}
             </optgroup>
-          ))}
-          <optgroup label="Custom">
-            {CUSTOM_PREFIXES.map((c) => (
-              <option key={c.prefix} value={`custom:${c.prefix}`}>
-                {c.label}
-              </option>
-            ))}
-          </optgroup>
-        </select>
-      </div>
+          </select>
+        )}
+      </Field>
       {customPrefix !== null ? (
-        <div className="rule__field">
-          <label className="rule__label" htmlFor={`${id}-name`}>
-            {customPrefix === "" ? `Attribute path of rule ${n}` : `Name of rule ${n}'s ${customPrefix.slice(0, -1)} field`}
-          </label>
-          <input
-            id={`${id}-name`}
-            className="field__input mono"
-            placeholder={customPrefix === "" ? "e.g. cf_os_version" : "e.g. tier"}
-            value={attribute.slice(customPrefix.length)}
-            onChange={(e) => setValue(`rules.${index}.attribute`, customPrefix + e.target.value.trim(), { shouldDirty: true })}
-          />
-        </div>
-      ) : null}
-      <div className="rule__field">
-        <label className="rule__label" htmlFor={`${id}-op`}>
-          Comparison of rule {n}
-        </label>
-        <select id={`${id}-op`} className="field__input" {...register(`rules.${index}.operator`)}>
-          {operators.map((o) => (
-            <option key={o.id} value={o.id}>
-              {o.label}
-            </option>
-          ))}
-        </select>
-      </div>
-      {takesValue ? (
-        <div className="rule__field rule__field--value">
-          <label className="rule__label" htmlFor={`${id}-value`}>
-            Value of rule {n}
-            {operator === "in" || operator === "not_in" || operator === "has_all" ? " (comma-separated)" : ""}
-          </label>
-          {kind === "boolean" ? (
-            <select id={`${id}-value`} className="field__input" {...register(`rules.${index}.value`)}>
-              <option value="true">yes</option>
-              <option value="false">no</option>
-            </select>
-          ) : (
-            <>
-              <input
-                id={`${id}-value`}
-                className="field__input"
-                inputMode={kind === "number" ? "decimal" : undefined}
-                list={option?.values ? `${id}-values` : undefined}
-                aria-invalid={error ? true : undefined}
-                aria-describedby={error ? `${id}-error` : undefined}
-                {...register(`rules.${index}.value`)}
-              />
-              {option?.values ? (
-                <datalist id={`${id}-values`}>
-                  {option.values.map((v) => (
-                    <option key={v} value={v} />
-                  ))}
-                </datalist>
-              ) : null}
-            </>
+        <Field label={customPrefix === "" ? `Attribute path of rule ${n}` : `Name of rule ${n}'s ${customPrefix.slice(0, -1)} field`} compact>
+          {(control) => (
+            <input
+              {...control}
+              className="field__input mono"
+              placeholder={customPrefix === "" ? "e.g. cf_os_version" : "e.g. tier"}
+              value={attribute.slice(customPrefix.length)}
+              onChange={(e) => setValue(`rules.${index}.attribute`, customPrefix + e.target.value.trim(), { shouldDirty: true })}
+            />
           )}
-          {error ? (
-            <p className="field__error" id={`${id}-error`}>
-              {error}
-            </p>
-          ) : null}
-        </div>
+        </Field>
+      ) : null}
+      <Select name={`rules.${index}.operator`} label={`Comparison of rule ${n}`} compact options={operators.map((o) => ({ value: o.id, label: o.label }))} />
+      {!takesValue ? null : kind === "boolean" ? (
+        <Select name={`rules.${index}.value`} label={valueLabel} compact options={YES_NO} />
+      ) : (
+        <TextInput
+          name={`rules.${index}.value`}
+          label={valueLabel}
+          compact
+          inputMode={kind === "number" ? "decimal" : undefined}
+          list={option?.values ? valuesId : undefined}
+        />
+      )}
+      {takesValue && kind !== "boolean" && option?.values ? (
+        <datalist id={valuesId}>
+          {option.values.map((v) => (
+            <option key={v} value={v} />
+          ))}
+        </datalist>
       ) : null}
       <button type="button" className="button button--secondary button--small rule__remove" onClick={onRemove} aria-label={`Remove rule ${n}`}>
         Remove
