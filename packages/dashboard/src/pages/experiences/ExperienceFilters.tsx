@@ -1,5 +1,5 @@
-import { useId } from "react";
 import type { ExperienceStatus, ExperienceSummary } from "@storefit/contract";
+import { Field } from "../../components/form";
 import { EXPERIENCE_STATUS_LABELS } from "./labels";
 
 export type Filters = { status: ExperienceStatus | ""; text: string };
@@ -23,41 +23,37 @@ export function ExperienceFilters({
   value: Filters;
   onChange: (next: Filters) => void;
 }) {
-  const statusId = useId();
-  const textId = useId();
   return (
     <div className="exp-filters" role="search">
-      <div className="field">
-        <label className="field__label" htmlFor={textId}>
-          Find
-        </label>
-        <input
-          id={textId}
-          className="field__input"
-          type="search"
-          placeholder="Name or page"
-          value={value.text}
-          onChange={(e) => onChange({ ...value, text: e.target.value })}
-        />
-      </div>
-      <div className="field">
-        <label className="field__label" htmlFor={statusId}>
-          Status
-        </label>
-        <select
-          id={statusId}
-          className="field__input"
-          value={value.status}
-          onChange={(e) => onChange({ ...value, status: e.target.value as Filters["status"] })}
-        >
-          <option value="">All</option>
-          {(Object.keys(EXPERIENCE_STATUS_LABELS) as ExperienceStatus[]).map((s) => (
-            <option key={s} value={s}>
-              {EXPERIENCE_STATUS_LABELS[s]}
-            </option>
-          ))}
-        </select>
-      </div>
+      <Field label="Find">
+        {(control) => (
+          <input
+            {...control}
+            className="field__input"
+            type="search"
+            placeholder="Name or page"
+            value={value.text}
+            onChange={(e) => onChange({ ...value, text: e.target.value })}
+          />
+        )}
+      </Field>
+      <Field label="Status">
+        {(control) => (
+          <select
+            {...control}
+            className="field__input"
+            value={value.status}
+            onChange={(e) => onChange({ ...value, status: e.target.value as Filters["status"] })}
+          >
+            <option value="">All</option>
+            {(Object.keys(EXPERIENCE_STATUS_LABELS) as ExperienceStatus[]).map((s) => (
+              <option key={s} value={s}>
+                {EXPERIENCE_STATUS_LABELS[s]}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
     </div>
   );
 }
