@@ -24,7 +24,7 @@ describe("classNames (cf_classes_add / remove / overwrite)", () => {
 });
 
 describe("fieldsOf: which fields a variation writes, with which values", () => {
-  const kv = (v: ElementChanges) => fieldsOf(v).map(([k, , , val]) => [k, val]);
+  const kv = (v: ElementChanges) => fieldsOf(v).map((f) => [f._key, f._value]);
   const rows: [what: string, v: ElementChanges, want: [string, string | null][]][] = [
     ["nothing", {}, []],
     ["innerHTML, also empty", { innerHTML: "" }, [["html", ""]]],

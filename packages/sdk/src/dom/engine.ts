@@ -19,7 +19,7 @@
 // the log backwards. Every entry point is guarded: nothing here throws into the page, and an
 // invalid selector from the service is a missing element.
 
-import type { Config, CustomfitMeta, ElementChanges, EventType, HtmlElementVariation, Properties, StorefitSettings } from "@storefit/contract";
+import type { Config, CustomfitMeta, EventType, HtmlElementVariation, Properties, StorefitSettings } from "@storefit/contract";
 import { READDED_ELEMENT_WATCH_MS, TEXT_OBSERVER_MAX_REPLACEMENTS } from "@storefit/contract";
 import type { Scope } from "../core/scope.js";
 import { log } from "../core/log.js";
@@ -75,37 +75,58 @@ export type Engine = {
 /** The attribute that marks an element we changed; its value counts our applies to it. */
 export const MARK = "data-storefit";
 
+/**
+ * An item's states, in the order it goes through them: scheduled (cf_defer_apply or
+ * cf_delay_apply_time: not looked for yet), waiting for its element, applied and watched for
+ * re-added elements, done (given up, or its watch ended). Only waiting and applied items are live:
+ * the scan looks for their elements and the observer runs for them.
+ */
+const ITEM = { scheduled: -1, waiting: 0, applied: 1, done: 2 } as const;
+type ItemState = (typeof ITEM)[keyof typeof ITEM];
+
+/** One HTML_ELEMENT config with an element path. `_` names are shortened by the build. */
 type Item = {
-  _c: Config;
-  _v: ElementChanges;
-  _m: CustomfitMeta;
-  _s: string;
-  _f: Field[];
-  /** -1 scheduled (deferred or delayed), 0 waiting for its element, 1 applied and watched, 2 done. */
-  _st: number;
-  /** Deadline of the current state: give up (0; none before the DOM is parsed) or stop watching (1). */
-  _t: number;
-  /** Ever applied. */
-  _ok?: boolean;
+  _config: Config;
+  /** The variation's element changes, the device's own merged in (config_modifications). */
+  _changes: HtmlElementVariation;
+  _meta: CustomfitMeta;
+  _selector: string;
+  _fields: Field[];
+  _state: ItemState;
+  /** When the current state ends: waiting gives up (none before the DOM is parsed), applied stops watching. */
+  _deadline: number;
+  _everApplied?: boolean;
   /** The scan in which it was first applied: structural actions run only then. */
-  _p?: number;
+  _firstScan?: number;
   /** Changes something visible: hidden while not applied (spec §4). */
-  _h: unknown;
+  _visible: unknown;
   /** Its hiding rule, made when first needed (most items never need one). */
-  _r?: string;
+  _hideRule?: string;
 };
 
-type Binding = { _i: Item; _u: Record<string, [field: Field, old: string | null, ours: string | null]>; _d: number };
+/** What a field of one item replaced on one element, and what it wrote (read back from the page). */
+type Written = [field: Field, old: string | null, ours: string | null];
+
+/** One item applied to one element. */
+type Binding = {
+  _item: Item;
+  /** By field key. */
+  _written: Record<string, Written>;
+  /** Times its values were re-applied after the page changed them (cf_retain_value). */
+  _drifts: number;
+};
+
+const live = (item: Item) => item._state === ITEM.waiting || item._state === ITEM.applied;
 
 export function createEngine(ctx: EngineContext): Engine {
-  const s = ctx.settings;
+  const settings = ctx.settings;
   const watchMs = ctx.watchMs || READDED_ELEMENT_WATCH_MS;
   const items: Item[] = [];
   const bound = new WeakMap<Element, Binding[]>();
   const counts: EngineCounts = { applies: 0, readded: 0, drift: 0 };
   let waiters: (() => boolean)[] = [];
   let dead = false;
-  let pass = 0;
+  let scanNumber = 0;
   let observer: MutationObserver | undefined;
   let tick: ReturnType<typeof setInterval> | 0 = 0;
   let hideEl: HTMLStyleElement | undefined;
@@ -126,8 +147,8 @@ export function createEngine(ctx: EngineContext): Engine {
     },
     // A <script> from the CDN: its load error stays on the element, an exception in its code is
     // the page's own error, and nothing of ours waits for it.
-    _js: (c, trigger) => {
-      const url = jssUrl(s, c, trigger);
+    _js: (config, trigger) => {
+      const url = jssUrl(settings, config, trigger);
       if (!url) return;
       const el = doc.createElement("script");
       el.src = url;
@@ -139,13 +160,13 @@ export function createEngine(ctx: EngineContext): Engine {
     _track: (type, name, props) => guard(() => ctx.track(type, name, props)),
   };
 
-  const find = (el: Element, it: Item) => (bound.get(el) || []).find((b) => b._i === it);
+  const bindingOf = (el: Element, item: Item) => (bound.get(el) || []).find((binding) => binding._item === item);
 
   // Our own nodes (duplicates, inserted HTML) and elements inside an element the item already
   // changed (its new innerHTML may match its own selector) are never targets of the same item.
-  const skip = (el: Element, it: Item) => {
+  const skip = (el: Element, item: Item) => {
     for (let n: Node | null = el; n; n = n.parentNode)
-      if (kit._made.get(n) === it || (n !== el && find(n as Element, it))) return true;
+      if (kit._made.get(n) === item || (n !== el && bindingOf(n as Element, item))) return true;
     return false;
   };
 
@@ -155,31 +176,31 @@ export function createEngine(ctx: EngineContext): Engine {
     el.setAttribute(MARK, String(n + 1));
   };
 
-  const put = (el: Element, b: Binding, f: Field) =>
+  const write = (el: Element, binding: Binding, field: Field) =>
     guard(() => {
-      const old = f[1](el);
-      f[2](el, f[3]);
-      b._u[f[0]] = [f, old, f[1](el)];
+      const old = field._get(el);
+      field._put(el, field._value);
+      binding._written[field._key] = [field, old, field._get(el)];
     });
 
-  const bind = (it: Item, el: Element, first: boolean) => {
-    const b: Binding = { _i: it, _u: {}, _d: 0 };
+  const bind = (item: Item, el: Element, firstScan: boolean) => {
+    const binding: Binding = { _item: item, _written: {}, _drifts: 0 };
     const list = bound.get(el) || [];
-    list.push(b);
+    list.push(binding);
     bound.set(el, list);
     counts.applies++;
-    if (!first) counts.readded++;
+    if (!firstScan) counts.readded++;
     // Undone after everything this binding does below (the log is undone backwards).
     kit._undo.push(() => {
-      for (const k in b._u) {
-        const [f, old, ours] = b._u[k]!;
-        guard(() => f[1](el) === ours && f[2](el, old));
+      for (const key in binding._written) {
+        const [field, old, ours] = binding._written[key]!;
+        guard(() => field._get(el) === ours && field._put(el, old));
       }
     });
-    for (const f of it._f) put(el, b, f);
+    for (const field of item._fields) write(el, binding, field);
     mark(el);
-    if (first) guard(() => structure(kit, it, it._m, el));
-    guard(() => clickActions(kit, it._c, it._m, el));
+    if (firstScan) guard(() => structure(kit, item, item._meta, el));
+    guard(() => clickActions(kit, item._config, item._meta, el));
   };
 
   /**
@@ -188,39 +209,42 @@ export function createEngine(ctx: EngineContext): Engine {
    * own configs' values on the same element: then the page's value recorded before stays, so a
    * revert still ends on the page's own content whichever of our changes ran last.
    */
-  const drift = (el: Element, b: Binding) => {
+  const drift = (el: Element, binding: Binding) => {
     let changed = false;
-    for (const k in b._u) {
-      const [f, old, ours] = b._u[k]!;
-      const cur = f[1](el);
-      if (cur !== ours) {
-        put(el, b, f);
-        if ((bound.get(el) || []).some((o) => o !== b && o._u[k] && o._u[k]![2] === cur)) b._u[k]![1] = old;
+    for (const key in binding._written) {
+      const [field, old, ours] = binding._written[key]!;
+      const current = field._get(el);
+      if (current !== ours) {
+        write(el, binding, field);
+        if ((bound.get(el) || []).some((other) => other !== binding && other._written[key] && other._written[key]![2] === current))
+          binding._written[key]![1] = old;
         changed = true;
       }
     }
     if (changed) {
-      b._d++;
+      binding._drifts++;
       counts.drift++;
       mark(el);
     }
   };
 
   /** First apply of an item: the once-per-config actions (spec §3 Variation fields). */
-  const first = (it: Item, el: Element) => {
-    const c = it._c;
-    const v = it._v;
-    it._st = 1;
-    it._ok = true;
-    it._t = now() + watchMs;
-    scriptAction(kit, c, it._m.onload_action, "onload", "TRACK");
-    if (v.cf_evt_load_time) kit._track("TRACK", "cf_load_time", { ...ids(c), load_time_ms: Math.round(performance.now()) });
+  const firstApply = (item: Item, el: Element) => {
+    const config = item._config;
+    const changes = item._changes;
+    item._state = ITEM.applied;
+    item._everApplied = true;
+    item._deadline = now() + watchMs;
+    scriptAction(kit, config, item._meta.onload_action, "onload", "TRACK");
+    if (changes.cf_evt_load_time) kit._track("TRACK", "cf_load_time", { ...ids(config), load_time_ms: Math.round(performance.now()) });
     // After the scan, so a click handler of the page that changes the DOM runs outside it.
-    if (v.cf_perform_click_action) later(() => (el as HTMLElement).click?.(), 0);
+    if (changes.cf_perform_click_action) later(() => (el as HTMLElement).click?.(), 0);
   };
 
   const hide = () => {
-    const rules = items.filter((it) => it._st < 1 && it._h).map((it) => (it._r ??= hideRule(it._s, it._c.properties!.element_hint)));
+    const rules = items
+      .filter((item) => item._state < ITEM.applied && item._visible)
+      .map((item) => (item._hideRule ??= hideRule(item._selector, item._config.properties!.element_hint)));
     const css = rules.join("");
     if (css === hideCss) return;
     hideCss = css;
@@ -231,9 +255,9 @@ export function createEngine(ctx: EngineContext): Engine {
     if (!hideEl.isConnected) (doc.head || doc.documentElement).appendChild(hideEl);
     const sheet = hideEl.sheet!;
     while (sheet.cssRules.length) sheet.deleteRule(0);
-    for (const r of rules)
+    for (const rule of rules)
       try {
-        sheet.insertRule(r, sheet.cssRules.length);
+        sheet.insertRule(rule, sheet.cssRules.length);
       } catch {
         // Not one valid rule (a broken selector): that element simply is not hidden.
       }
@@ -254,42 +278,42 @@ export function createEngine(ctx: EngineContext): Engine {
     observer.observe(doc.documentElement, {
       childList: true,
       subtree: true,
-      characterData: items.some((it) => it._st >= 0 && it._st < 2 && it._v.cf_retain_value),
+      characterData: items.some((item) => live(item) && item._changes.cf_retain_value),
     });
-    if (!tick) tick = setInterval(() => guard(scan), s.reapply_timer_ms || 2000);
+    if (!tick) tick = setInterval(() => guard(scan), settings.reapply_timer_ms || 2000);
   };
 
   function scan(): void {
     if (dead) return;
-    const t = now();
-    pass++;
+    const time = now();
+    scanNumber++;
     for (let round = 0; round < 2; round++) {
       const fresh: [Item, Element][] = [];
-      for (const it of items) {
-        if (it._st < 0 || it._st > 1) continue;
-        if (t > it._t) {
-          if (!it._ok) log("CFRUN002", it._s);
-          it._st = 2;
+      for (const item of items) {
+        if (!live(item)) continue;
+        if (time > item._deadline) {
+          if (!item._everApplied) log("CFRUN002", item._selector);
+          item._state = ITEM.done;
           continue;
         }
-        const els = qsa(it._s);
+        const els = qsa(item._selector);
         for (let i = 0; i < els.length; i++) {
           const el = els[i]!;
-          const b = find(el, it);
-          if (!b) {
-            if (!skip(el, it)) fresh.push([it, el]);
-          } else if (it._v.cf_retain_value && b._d < TEXT_OBSERVER_MAX_REPLACEMENTS) drift(el, b);
+          const binding = bindingOf(el, item);
+          if (!binding) {
+            if (!skip(el, item)) fresh.push([item, el]);
+          } else if (item._changes.cf_retain_value && binding._drifts < TEXT_OBSERVER_MAX_REPLACEMENTS) drift(el, binding);
         }
       }
       let stale = false;
-      for (const [it, el] of sortByDepth(fresh, (x) => x[1], (x) => (x[0]._m.move_action || { order: 0 }).order!)) {
+      for (const [item, el] of sortByDepth(fresh, (x) => x[1], (x) => (x[0]._meta.move_action || { order: 0 }).order!)) {
         // A shallower change may have replaced this element: the next round finds its successor.
         if (!el.isConnected) stale = true;
-        else if (!find(el, it) && !skip(el, it)) {
-          const isFirst = it._st === 0;
-          if (isFirst) it._p = pass;
-          bind(it, el, it._p === pass);
-          if (isFirst) first(it, el);
+        else if (!bindingOf(el, item) && !skip(el, item)) {
+          const isFirst = item._state === ITEM.waiting;
+          if (isFirst) item._firstScan = scanNumber;
+          bind(item, el, item._firstScan === scanNumber);
+          if (isFirst) firstApply(item, el);
         }
       }
       if (!stale) break;
@@ -297,87 +321,95 @@ export function createEngine(ctx: EngineContext): Engine {
     hide();
     // Our own mutations are not news.
     if (observer) observer.takeRecords();
-    waiters = waiters.filter((w) => !w());
+    waiters = waiters.filter((waiter) => !waiter());
     // Watching starts after the first scan, so our own first changes are never recorded.
-    if (items.some((it) => it._st === 0 || it._st === 1)) watch();
+    if (items.some(live)) watch();
     else stop();
   }
 
-  const activate = (it: Item) => {
+  const activate = (item: Item) => {
     if (dead) return;
-    it._st = 0;
-    it._t = now() + s.element_timeout_ms;
+    item._state = ITEM.waiting;
+    item._deadline = now() + settings.element_timeout_ms;
     scan();
-    later(scan, s.element_timeout_ms + 1);
+    later(scan, settings.element_timeout_ms + 1);
   };
 
   const apply = async (configs: readonly Config[]): Promise<ApplyResult> => {
-    const res: ApplyResult = { applied: [], missing: [], pending: [], counts };
+    const result: ApplyResult = { applied: [], missing: [], pending: [], counts };
     const batch: Item[] = [];
     try {
-      for (const c of configs) {
-        if (dead || res.redirect) break;
+      for (const config of configs) {
+        if (dead || result.redirect) break;
         guard(() => {
-          const base = c && c.variation_data_type === "HTML_ELEMENT" ? (c.variation as HtmlElementVariation) : null;
+          const base = config && config.variation_data_type === "HTML_ELEMENT" ? (config.variation as HtmlElementVariation) : null;
           if (!base || typeof base !== "object") return;
-          const sub = (xp(c).config_modifications || {}).device_specific && base[ctx.device];
-          const v: HtmlElementVariation = sub ? { ...base, ...sub } : base;
-          const m = v.customfit_meta || {};
-          const p = c.properties || {};
-          const sel = p.element_path;
+          const forDevice = (xp(config).config_modifications || {}).device_specific && base[ctx.device];
+          const changes: HtmlElementVariation = forDevice ? { ...base, ...forDevice } : base;
+          const meta = changes.customfit_meta || {};
+          const selector = (config.properties || {}).element_path;
           let did = false;
-          if (m.global_actions) {
-            const to = globalActions(kit, c, m.global_actions);
-            if (to) res.redirect = to;
+          if (meta.global_actions) {
+            const to = globalActions(kit, config, meta.global_actions);
+            if (to) result.redirect = to;
             did = true;
           }
-          if (res.redirect || !sel || typeof sel !== "string") {
+          if (result.redirect || !selector || typeof selector !== "string") {
             // A config without an element: its load action runs now.
-            if (!res.redirect && m.onload_action) {
-              scriptAction(kit, c, m.onload_action, "onload", "TRACK");
+            if (!result.redirect && meta.onload_action) {
+              scriptAction(kit, config, meta.onload_action, "onload", "TRACK");
               did = true;
             }
-            if (did) res.applied.push(c.config_id);
+            if (did) result.applied.push(config.config_id);
             return;
           }
-          const f = fieldsOf(v);
-          const visible = f.length || m.move_action || m.swap_action || m.edit_elem_action || m.duplicate_actions;
-          const it: Item = { _c: c, _v: v, _m: m, _s: sel, _f: f, _st: 0, _t: Infinity, _h: visible };
-          items.push(it);
-          batch.push(it);
-          const delay = Number(v.cf_delay_apply_time) || 0;
-          if (v.cf_defer_apply || delay > 0) {
-            it._st = -1;
-            const go = () => later(() => activate(it), delay);
-            if (v.cf_defer_apply) whenLoaded(kit, go);
+          const fields = fieldsOf(changes);
+          const visible = fields.length || meta.move_action || meta.swap_action || meta.edit_elem_action || meta.duplicate_actions;
+          const item: Item = {
+            _config: config,
+            _changes: changes,
+            _meta: meta,
+            _selector: selector,
+            _fields: fields,
+            _state: ITEM.waiting,
+            _deadline: Infinity,
+            _visible: visible,
+          };
+          items.push(item);
+          batch.push(item);
+          const delay = Number(changes.cf_delay_apply_time) || 0;
+          if (changes.cf_defer_apply || delay > 0) {
+            item._state = ITEM.scheduled;
+            const go = () => later(() => activate(item), delay);
+            if (changes.cf_defer_apply) whenLoaded(kit, go);
             else onReady(kit, go);
           }
         });
       }
-      if (res.redirect || !batch.length) return res;
+      if (result.redirect || !batch.length) return result;
       // Before the DOM is parsed, pending elements are hidden one by one in case the page is
       // revealed first (sdk_timeout_ms); after it, only what the first scan could not apply.
       if (doc.readyState === "loading") guard(hide);
       await new Promise<void>((resolve) => onReady(kit, resolve));
-      if (dead) return res;
-      const t = now();
-      for (const it of batch) if (it._st === 0) it._t = t + s.element_timeout_ms;
+      if (dead) return result;
+      const time = now();
+      for (const item of batch) if (item._state === ITEM.waiting) item._deadline = time + settings.element_timeout_ms;
       guard(scan);
       await new Promise<void>((resolve) => {
-        const done = () => (dead || batch.every((it) => it._st) ? (resolve(), true) : false);
+        const done = () => (dead || batch.every((item) => item._state !== ITEM.waiting) ? (resolve(), true) : false);
         if (!done()) {
           waiters.push(done);
-          later(scan, s.element_timeout_ms + 1);
+          later(scan, settings.element_timeout_ms + 1);
         }
       });
     } catch (e) {
       log("CFRUN001", e);
     }
-    for (const it of batch) {
-      const id = it._c.config_id;
-      (it._st < 0 ? res.pending! : it._ok ? res.applied : res.missing).push(id);
+    for (const item of batch) {
+      const id = item._config.config_id;
+      (item._state === ITEM.scheduled ? result.pending! : item._everApplied ? result.applied : result.missing).push(id);
     }
-    return res;
+    return result;
   };
 
   return {
@@ -394,7 +426,7 @@ export function createEngine(ctx: EngineContext): Engine {
       for (let i = list.length - 1; i >= 0; i--) guard(list[i]!);
       hideEl = undefined;
       hideCss = "";
-      for (const w of waiters) guard(w);
+      for (const waiter of waiters) guard(waiter);
       waiters = [];
     },
   };

@@ -9,8 +9,11 @@ import type { ElementChanges } from "@storefit/contract";
 type El = Element & { value?: unknown; style?: CSSStyleDeclaration };
 type Get = (el: El) => string | null;
 type Put = (el: El, v: string | null) => void;
-/** A value of null means "absent": no attribute, no inline style, class not present. */
-export type Field = [key: string, get: Get, put: Put, value: string | null];
+/**
+ * One thing a variation writes on an element: `_key` names it among the element's fields, `_value`
+ * is what to write; a value of null means "absent": no attribute, no inline style, class not present.
+ */
+export type Field = { _key: string; _get: Get; _put: Put; _value: string | null };
 
 /** Class names from an array or a space-separated string (Appendix A accepts both). */
 export const classNames = (x: unknown): string[] =>
@@ -64,7 +67,7 @@ export const cssName = (p: string): string => (p.startsWith("--") ? p : p.replac
  */
 export function fieldsOf(v: ElementChanges): Field[] {
   const f: Field[] = [];
-  const add = (key: string, [get, put]: [Get, Put], val: string | null) => f.push([key, get, put, val]);
+  const add = (key: string, [get, put]: [Get, Put], val: string | null) => f.push({ _key: key, _get: get, _put: put, _value: val });
   if (str(v.innerHTML)) add("html", html, v.innerHTML);
   if (v.value != null && typeof v.value !== "object") add("value", value, String(v.value));
   if (str(v.src)) add("src", attr("src"), v.src);
