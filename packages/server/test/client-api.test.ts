@@ -7,7 +7,6 @@ import { DEMO_CLIENT_KEY } from "../src/seed/demo.js";
 import { answerBuffer, pageUrlCacheSize } from "../src/routes/client.js";
 import { mintPreviewToken, previewTokenKey } from "../src/auth/preview-token.js";
 import type { Account } from "../src/store/types.js";
-import { sharedAssignmentKeyCount } from "../src/store/types.js";
 import type { SqliteStore } from "../src/store/sqlite/index.js";
 import { FIXED_NOW, FORM, OTHER, SHOP_ORIGIN, UK_ORIGIN, addOtherAccount, makeApp, user } from "./helpers.js";
 import type { TestApp } from "./helpers.js";
@@ -186,20 +185,6 @@ describe("looser forms a client may send are accepted and stored in the one form
 });
 
 describe("the other client calls", () => {
-  it("keeps nothing of the ids a summary names (a caller could fill a node's memory with them)", async () => {
-    const kept = sharedAssignmentKeyCount();
-    const summaries = Array.from({ length: 50 }, (_, i) => ({
-      config_id: `cfg_${i}`,
-      user_customer_id: "visitor-keys",
-      requested_time: 1_790_000_000_000,
-      variation_id: `var_${i}`,
-      experience_id: `exp_made_up_${i}_${"x".repeat(200)}`,
-      rule_id: `rule_made_up_${i}`,
-    }));
-    expect((await post(`/v1/config/request/summary/${q}`, { user: user(), summaries })).statusCode).toBe(200);
-    expect(sharedAssignmentKeyCount()).toBe(kept);
-  });
-
   it("stores config summaries as exposures, devices and alerts", async () => {
     const summary = {
       config_id: "cfg_1",

@@ -8,7 +8,6 @@ import Database from "better-sqlite3";
 import { SETTINGS_DEFAULTS } from "@storefit/contract";
 import { MIGRATIONS } from "../src/store/migrations.js";
 import { openSqliteStore, type SqliteStore } from "../src/store/sqlite/index.js";
-import { SHARED_ASSIGNMENT_KEYS, sharedAssignmentKey, sharedAssignmentKeyCount } from "../src/store/types.js";
 import { insertExposures } from "./helpers.js";
 
 const dirs: string[] = [];
@@ -30,17 +29,6 @@ function storeWithAccount(name = "A"): SqliteStore {
   store.createAccount({ id: "a", name, client_key: "ck_a", settings });
   return store;
 }
-
-describe("sharedAssignmentKey", () => {
-  it("is experience:rule, the same for the same pair, also past the keys it keeps", () => {
-    for (let i = 0; i < 100_010; i++) {
-      expect(sharedAssignmentKey(`e${i}`, "r")).toBe(`e${i}:r`);
-      expect(sharedAssignmentKeyCount()).toBeLessThanOrEqual(SHARED_ASSIGNMENT_KEYS);
-    }
-    expect(sharedAssignmentKey("e5", "r")).toBe("e5:r");
-    expect(sharedAssignmentKey("e100009", "r2")).toBe("e100009:r2");
-  });
-});
 
 describe("migrations", () => {
   it("are numbered 1, 2, … without gaps", () => {

@@ -33,7 +33,7 @@ import type {
   RuleDefinition,
   VariationDefinition,
 } from "../store/types.js";
-import { sharedAssignmentKey } from "../store/types.js";
+import { assignmentKey } from "../store/types.js";
 import { evalCondition } from "./conditions.js";
 import { hashSeed, unitHashAfter } from "./hash.js";
 
@@ -241,7 +241,7 @@ export function planPage(
       exp,
       groupSeed: exp.exclusion_group ? hashSeed("group", exp.exclusion_group.name) : 0,
       here,
-      ruleKeys: exp.rules.map((r) => sharedAssignmentKey(exp.id, r.id)),
+      ruleKeys: exp.rules.map((r) => assignmentKey(exp.id, r.id)),
       trafficSeeds: exp.rules.map((r) => hashSeed("traffic", exp.id, r.id)),
       variationSeeds: exp.rules.map((r) => hashSeed("variation", exp.id, r.id)),
     });

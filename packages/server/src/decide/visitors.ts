@@ -9,7 +9,7 @@
 // an assignment otherwise (new weights, a removed variation, a changed rule) is a write to the
 // experience, which moves the revision and retires every entry made before it.
 
-import { sharedAssignmentKey } from "../store/types.js";
+import { assignmentKey } from "../store/types.js";
 import type { Assignment, Store } from "../store/types.js";
 
 /** How stale a visitor's record (last seen, latest user object) may get before a config call writes it again. */
@@ -74,7 +74,7 @@ export class RecentVisitors {
 
   /** After a committed write: the new assignments, and when. */
   recorded(e: VisitorEntry, assignments: readonly Assignment[], nowMs: number): void {
-    for (const a of assignments) e.assignments.set(sharedAssignmentKey(a.experience_id, a.rule_id), a);
+    for (const a of assignments) e.assignments.set(assignmentKey(a.experience_id, a.rule_id), a);
     e.recordedMs = nowMs;
   }
 }

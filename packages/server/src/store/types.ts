@@ -6,7 +6,6 @@
 // together): the admin API edits it whole and the decision reads it whole, so splitting it into
 // tables would only add joins. Audiences are shared between experiences and live on their own.
 
-import { PairMemo } from "../util/pair-memo.js";
 import type {
   AccountSettings,
   Audience,
@@ -100,21 +99,6 @@ export type Assignment = {
  * hold ":" (schemas/common.ts ID_PATTERN).
  */
 export const assignmentKey = (experienceId: string, ruleId: string): string => `${experienceId}:${ruleId}`;
-
-/**
- * `assignmentKey`, made once and the same string answered after (bounded): a decision looks up the
- * visitor's assignment of every experience on the page, and a key that is the very string stored
- * as the visitor's key compares at once, without reading either string. Only for the ids of saved
- * experiences and of assignments made from them (a few per experience), never for ids a request
- * sends: those would fill it with whatever a caller likes.
- */
-export const sharedAssignmentKey = (experienceId: string, ruleId: string): string => sharedKeys.get(experienceId, ruleId, assignmentKey);
-
-export const SHARED_ASSIGNMENT_KEYS = 100_000;
-const sharedKeys = new PairMemo<string>(SHARED_ASSIGNMENT_KEYS);
-
-/** How many shared keys are kept (tests). */
-export const sharedAssignmentKeyCount = (): number => sharedKeys.size;
 
 /** A device of the devices call (spec §7), with the call's anonymous flag when it was sent. */
 export type DeviceRecord = { device_customer_id: string; device_type: string; user_id: string; anonymous?: boolean };

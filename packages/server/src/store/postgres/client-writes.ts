@@ -10,7 +10,7 @@
 
 import type pg from "pg";
 import type { User } from "@storefit/contract";
-import { assignmentKey, sharedAssignmentKey } from "../types.js";
+import { assignmentKey } from "../types.js";
 import type { Assignment, ClientWrite, ClientWriteStore, InsertResult, StoredExposure, VisitorRecord, VisitorStore } from "../types.js";
 import { eventName, eventPagePath, eventRevenue } from "../event-fields.js";
 import { jsonb, query, storableText, transaction } from "./db.js";
@@ -268,7 +268,7 @@ export function postgresClientWrites(pool: pg.Pool): ClientWriteStore & VisitorS
         const [rule_id, behaviour_id, variation_id, probability, , split] = value;
         const colon = key.indexOf(":");
         const experience_id = colon < 0 ? key : key.slice(0, colon);
-        out.set(sharedAssignmentKey(experience_id, rule_id), { experience_id, rule_id, behaviour_id, variation_id, probability, ...(split !== undefined ? { split } : {}) });
+        out.set(assignmentKey(experience_id, rule_id), { experience_id, rule_id, behaviour_id, variation_id, probability, ...(split !== undefined ? { split } : {}) });
       }
       return out;
     },

@@ -2,7 +2,7 @@
 // alerts) and the visitor reads of the decision and the live events, on SQLite.
 
 import type { TrackedEvent, User } from "@storefit/contract";
-import { assignmentKey, sharedAssignmentKey } from "../types.js";
+import { assignmentKey } from "../types.js";
 import type { Assignment, ClientWrite, ClientWriteStore, DeviceRecord, Exposure, InsertResult, StoredExposure, Sync, VisitorRecord, VisitorStore } from "../types.js";
 import { eventName, eventPagePath, eventRevenue } from "../event-fields.js";
 import { exposureFromRow } from "../rows.js";
@@ -159,7 +159,7 @@ export function sqliteClientWrites(d: SqliteDb): Sync<ClientWriteStore & Visitor
         const [rule_id, behaviour_id, variation_id, probability, , split] = value;
         const colon = key.indexOf(":");
         const experience_id = colon < 0 ? key : key.slice(0, colon);
-        out.set(sharedAssignmentKey(experience_id, rule_id), { experience_id, rule_id, behaviour_id, variation_id, probability, ...(split !== undefined ? { split } : {}) });
+        out.set(assignmentKey(experience_id, rule_id), { experience_id, rule_id, behaviour_id, variation_id, probability, ...(split !== undefined ? { split } : {}) });
       }
       return out;
     },
