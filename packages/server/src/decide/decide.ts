@@ -296,11 +296,8 @@ export function decide(input: DecisionInput): Decision {
 
   const answers: PlannedVariation["answers"] = [];
   const members: Buffer[] = [];
-  // What this decision's configs took: a scratch array shared by every decision (decide runs to
-  // the end without awaiting, so no two use it at once), cleared up to the plan's count.
-  if (claimScratch.length < plan.claimCount) claimScratch = new Uint8Array(plan.claimCount * 2);
-  const claimed = claimScratch;
-  claimed.fill(0, 0, plan.claimCount);
+  // What this decision's configs took, by the plan's claim indices.
+  const claimed = new Uint8Array(plan.claimCount);
   const changed: Assignment[] = [];
 
   const rememberedAny = !preview && input.assignments.size > 0;
@@ -411,8 +408,6 @@ class Answered implements Decision {
     return out;
   }
 }
-
-let claimScratch = new Uint8Array(256);
 
 const NONE_DESIRED: ReadonlyMap<string, string | null> = new Map();
 const NONE_PREFERRED: ReadonlySet<string> = new Set();
