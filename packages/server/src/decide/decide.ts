@@ -294,7 +294,7 @@ export function decide(input: DecisionInput): Decision {
     candidates = [...candidates].sort((a, b) => rank(a) - rank(b));
   }
 
-  const answers: PlannedVariation["answers"] = [];
+  const configs: Record<string, Config> = {};
   const members: Buffer[] = [];
   // What this decision's configs took, by the plan's claim indices.
   const claimed = new Uint8Array(plan.claimCount);
@@ -378,35 +378,12 @@ export function decide(input: DecisionInput): Decision {
     for (let i = 0; i < claims.length && !taken; i++) taken = claimed[claims[i]!] === 1;
     if (taken) continue;
     for (let i = 0; i < claims.length; i++) claimed[claims[i]!] = 1;
-    for (let i = 0; i < onPage.answers.length; i++) {
-      const a = onPage.answers[i]!;
-      answers.push(a);
+    for (const a of onPage.answers) {
+      configs[a.key] = a.config;
       members.push(a.json);
     }
   }
-  return new Answered(answers, members, plan, changed);
-}
-
-/** A Decision (a class: an object literal with a getter is slow to make, once per call). */
-class Answered implements Decision {
-  readonly page_paths: string[];
-  readonly pagePathsJson: string;
-  constructor(
-    private readonly answers: PlannedVariation["answers"],
-    readonly configMembers: readonly Buffer[],
-    plan: PagePlan,
-    readonly assignments: Assignment[],
-  ) {
-    this.page_paths = plan.page_paths;
-    this.pagePathsJson = plan.pagePathsJson;
-  }
-
-  /** Built when read: the service answers configMembers; `configs` is for callers and tests. */
-  get configs(): Record<string, Config> {
-    const out: Record<string, Config> = {};
-    for (const a of this.answers) out[a.key] = a.config;
-    return out;
-  }
+  return { configs, configMembers: members, page_paths: plan.page_paths, pagePathsJson: plan.pagePathsJson, assignments: changed };
 }
 
 const NONE_DESIRED: ReadonlyMap<string, string | null> = new Map();
