@@ -12,7 +12,7 @@ export const EDITOR_PROTOCOL_VERSION = 1;
 /** The URL parameter that puts the script in edit mode; its value is the dashboard's origin. */
 export const EDITOR_PARAM = "utm_customfit_edit";
 
-/** A frame whose `window.name` starts with this is an editor frame too (ARCHITECTURE.md). */
+/** A frame whose `window.name` starts with this is an editor frame too (docs/decisions.md, "Edit mode"). */
 export const EDITOR_FRAME_NAME = "storefit-editor";
 
 export const EDITOR_SOURCES = {

@@ -15,7 +15,7 @@ export const strArray = (maxItems = 100, maxLength = 256): JsonSchema => ({
   items: str(maxLength),
 });
 
-/** A closed object: unknown keys are refused so a typo is seen at once (ARCHITECTURE.md). */
+/** A closed object: unknown keys are refused so a typo is seen at once (docs/decisions.md, "Unknown top-level keys"). */
 export function obj(properties: Record<string, JsonSchema>, required: string[] = [], description?: string): JsonSchema {
   return {
     type: "object",
