@@ -35,7 +35,7 @@ import type {
 } from "../store/types.js";
 import { assignmentKey } from "../store/types.js";
 import { evalCondition } from "./conditions.js";
-import { hashSeed, unitHashAfter } from "./hash.js";
+import { unitHash } from "./hash.js";
 
 export type Decision = {
   configs: Record<string, Config>;
@@ -92,11 +92,6 @@ export type PlannedExperience = {
    * per experience — that lookup was 40 % of a decision's own time.
    */
   ruleKeys: string[];
-  /** hashSeed("group", name) of the experience's mutually exclusive group; 0 without one. */
-  groupSeed: number;
-  /** Each rule's hash seeds (hash.ts hashSeed) of ("traffic", experience, rule) and ("variation", …), likewise. */
-  trafficSeeds: number[];
-  variationSeeds: number[];
   /** Each variation (of this snapshot's experience objects) → its answer on this page. */
   here: ReadonlyMap<VariationDefinition, PlannedVariation>;
 };
@@ -239,11 +234,8 @@ export function planPage(
     }
     candidates.push({
       exp,
-      groupSeed: exp.exclusion_group ? hashSeed("group", exp.exclusion_group.name) : 0,
       here,
       ruleKeys: exp.rules.map((r) => assignmentKey(exp.id, r.id)),
-      trafficSeeds: exp.rules.map((r) => hashSeed("traffic", exp.id, r.id)),
-      variationSeeds: exp.rules.map((r) => hashSeed("variation", exp.id, r.id)),
     });
   }
   const page_paths = [...pagePaths];
@@ -301,7 +293,7 @@ export function decide(input: DecisionInput): Decision {
   const changed: Assignment[] = [];
 
   const rememberedAny = !preview && input.assignments.size > 0;
-  for (const { exp, here, groupSeed, ruleKeys, trafficSeeds, variationSeeds } of candidates) {
+  for (const { exp, here, ruleKeys } of candidates) {
     const isDesired = desired.size > 0 && desired.has(exp.id);
     const forced = isDesired || preview;
     // 0. A mutually exclusive group lets the visitor into the one member whose slice holds their
@@ -309,7 +301,7 @@ export function decide(input: DecisionInput): Decision {
     const group = exp.exclusion_group;
     let groupShare = 1;
     if (group && !forced) {
-      const place = unitHashAfter(groupSeed, visitorId);
+      const place = unitHash("group", group.name, visitorId);
       if (place < group.start || place >= group.end) continue;
       groupShare = group.end - group.start;
     }
@@ -351,9 +343,8 @@ export function decide(input: DecisionInput): Decision {
       assignment = stored;
     } else {
       const traffic = Math.min(1, Math.max(0, behaviour.traffic_allocation));
-      // unitHash("traffic" | "variation", experience, rule, visitor), from the plan's seeds.
-      if (!forced && unitHashAfter(trafficSeeds[r]!, visitorId) >= traffic) continue;
-      const picked = pickVariation(behaviour.variations, unitHashAfter(variationSeeds[r]!, visitorId));
+      if (!forced && unitHash("traffic", exp.id, rule.id, visitorId) >= traffic) continue;
+      const picked = pickVariation(behaviour.variations, unitHash("variation", exp.id, rule.id, visitorId));
       if (!picked) continue;
       variation = picked.variation;
       assignment = {

@@ -38,22 +38,3 @@ export function unitHash(...parts: string[]): number {
   }
   return fmix32(h) / 0x1_0000_0000;
 }
-
-/**
- * The hash state after `parts` and the separator that follows them, for `unitHashAfter`: a
- * decision hashes (kind, experience, rule, visitor) for every experience on the page, and the
- * first three are fixed per rule, so their state is computed once per page plan.
- */
-export function hashSeed(...parts: string[]): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < parts.length; i++) {
-    if (i > 0) h = Math.imul(h, 0x01000193); // the U+0000 separator
-    h = fnvUpdate(h, parts[i]!);
-  }
-  return Math.imul(h, 0x01000193);
-}
-
-/** unitHash(...parts, last), given hashSeed(...parts) (parts not empty). */
-export function unitHashAfter(seed: number, last: string): number {
-  return fmix32(fnvUpdate(seed, last)) / 0x1_0000_0000;
-}
