@@ -86,12 +86,6 @@ export type PlannedVariation = {
 /** An experience that targets the current page, with each variation's answer on it. */
 export type PlannedExperience = {
   exp: Experience;
-  /**
-   * Each rule's `assignmentKey`, index for index with `exp.rules`: made once per plan, so that a
-   * decision looks up the visitor's stored assignment without building (and hashing) a new string
-   * per experience — that lookup was 40 % of a decision's own time.
-   */
-  ruleKeys: string[];
   /** Each variation (of this snapshot's experience objects) → its answer on this page. */
   here: ReadonlyMap<VariationDefinition, PlannedVariation>;
 };
@@ -232,11 +226,7 @@ export function planPage(
         });
       });
     }
-    candidates.push({
-      exp,
-      here,
-      ruleKeys: exp.rules.map((r) => assignmentKey(exp.id, r.id)),
-    });
+    candidates.push({ exp, here });
   }
   const page_paths = [...pagePaths];
   return { candidates, page_paths, pagePathsJson: JSON.stringify(page_paths), claimCount: claimIndex.size };
@@ -293,7 +283,7 @@ export function decide(input: DecisionInput): Decision {
   const changed: Assignment[] = [];
 
   const rememberedAny = !preview && input.assignments.size > 0;
-  for (const { exp, here, ruleKeys } of candidates) {
+  for (const { exp, here } of candidates) {
     const isDesired = desired.size > 0 && desired.has(exp.id);
     const forced = isDesired || preview;
     // 0. A mutually exclusive group lets the visitor into the one member whose slice holds their
@@ -336,7 +326,7 @@ export function decide(input: DecisionInput): Decision {
     // 2–3. The variation and the probability the visitor had of getting it.
     let assignment: Assignment | null = null;
     // Preview: "the user is fresh" (spec §2) — no stored assignment counts.
-    const stored = rememberedAny ? input.assignments.get(ruleKeys[r]!) : undefined;
+    const stored = rememberedAny ? input.assignments.get(assignmentKey(exp.id, rule.id)) : undefined;
     if (variation) {
       assignment = { experience_id: exp.id, rule_id: rule.id, behaviour_id: behaviour.id, variation_id: variation.id, probability: 1 };
     } else if (stored && stored.rule_id === rule.id && (variation = variationById(rule, stored.variation_id))) {
