@@ -22,7 +22,7 @@
 // not random, and a stored one would stick to later calls (an exposure to one carries no
 // assignment probability).
 
-import { EXPOSURE_CONFIG_PREFIX, matchDomain, matchPage } from "@storefit/contract";
+import { EXPOSURE_CONFIG_PREFIX, configMatchesPage, matchDomain, matchPage } from "@storefit/contract";
 import type { Config, ConfigsRequest, Json } from "@storefit/contract";
 import type {
   Assignment,
@@ -211,7 +211,7 @@ export function planPage(
     for (const rule of exp.rules) {
       const audience = rule.audience_id ? audiences.get(rule.audience_id) : undefined;
       const variations = rule.behaviour.variations;
-      const onPage = variations.map((v) => v.configs.filter((c) => configOnPage(c, location, mainDomain)));
+      const onPage = variations.map((v) => v.configs.filter((c) => configMatchesPage(c, location, mainDomain)));
       // The rule takes on this page whatever any of its variations changes here, so an overlap
       // leaves the experience out for all of its visitors or for none: never for one variation
       // only, which would skew the split the results compare.
@@ -443,12 +443,6 @@ function sameAssignment(a: Assignment, b: Assignment | undefined): boolean {
   );
 }
 
-/** A config bound to a page (properties.page_path) must match this page too. */
-function configOnPage(c: ConfigDefinition, location: Location, mainDomain: string | undefined): boolean {
-  const p = c.properties;
-  if (!p?.page_path) return true;
-  return matchPage({ domain: p.domain ?? "", page_path: p.page_path, page_match: p.page_match ?? "exact_match" }, location, mainDomain);
-}
 
 /**
  * What a config takes for itself on this page: its answer key and the element it changes (both
