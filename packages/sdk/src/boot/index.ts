@@ -31,9 +31,10 @@ import { emit } from "../core/emit.js";
 import { readSettings, storagePrefix } from "../core/settings.js";
 import { STORAGE_KEYS } from "../core/storage-keys.js";
 import { parseUrlParams, withoutParams } from "../core/params.js";
+import type { UrlParams } from "../core/params.js";
 import { gate } from "../core/gate.js";
 import { loadVisitor } from "../core/visitor.js";
-import type { PropertyScope, TagScope, Visitor } from "../core/visitor.js";
+import type { PropertyScope, TagScope } from "../core/visitor.js";
 import { propertyValue, tagList, trackQueueSize, validEventName, validName } from "../core/builders.js";
 import { createScope } from "../core/scope.js";
 import type { Scope } from "../core/scope.js";
@@ -43,10 +44,11 @@ import { createEngine } from "../dom/engine.js";
 import type { EngineContext } from "../dom/engine.js";
 import { templateOf } from "../ext/template-rules.js";
 import { createTracker } from "../track/tracker.js";
-import type { Tracker } from "../track/tracker.js";
 import { post } from "../track/transport.js";
+import type { CallResult } from "../track/transport.js";
 import { watchPath } from "./spa.js";
 import { loadExtension } from "../core/ext.js";
+import type { ExtContext, Extension } from "../core/ext.js";
 import { loadEditor } from "../editor/load.js";
 import { valueOf } from "../core/getters.js";
 import { addViewedProduct } from "../track/measures.js";
@@ -86,15 +88,23 @@ declare global {
  */
 export type ConfigCallState = "not_needed" | "sent" | "received" | "error" | "timed_out";
 
-type Instance = {
-  scope: Scope;
+/** The config call's progress, shared by the time-out and the answer; the ready event's detail. */
+type ConfigCall = { state: ConfigCallState; timed_out: boolean };
+
+/**
+ * One initialization: what its steps share, and what the page API acts on while it is current.
+ * The extension's context (core/ext.ts) is made from it, so those fields keep that context's
+ * names; the `_` fields are this file's own (the build shortens them).
+ */
+type Instance = Omit<ExtContext, "configs" | "post" | "storageGet" | "storageSet" | "whenConsented" | "applyConfig"> & {
+  _params: UrlParams;
+  _call: ConfigCall;
   /** Every config of the last answer, by config_customer_id (for getValue). */
-  configs: Record<string, Config>;
-  settings: StorefitSettings;
-  visitor: Visitor;
-  tracker: Tracker;
-  prefix: string;
+  _configs: Record<string, Config>;
 };
+
+/** What the gate let through: the page runs, in this mode. */
+type Start = Pick<Instance, "settings" | "_params" | "prefix" | "preview">;
 
 let current: Instance | null = null;
 let isReady = false;
@@ -130,9 +140,55 @@ function cleanProperties(props: unknown): Properties {
   return out;
 }
 
+/** Whether the page is one of these (rule pages, configured pages, goal pages; spec §2–§4). */
+const isPage = (settings: StorefitSettings, pages: readonly Parameters<typeof matchPage>[0][] | undefined) =>
+  (pages ?? []).some((p) => matchPage(p, win.location, settings.domain));
+
+/**
+ * One initialization, step by step (spec §4). It waits only where the page must (the initial
+ * delay, the config call, the apply, the extension); after each wait, an initialization that is
+ * no longer current (single-page teardown) stops there.
+ */
 async function init(): Promise<void> {
   hidePage();
   isReady = false;
+  const start = passGate();
+  if (!start) return;
+  stripParams(start._params);
+  const inst = startInstance(start);
+  const delay = inst.settings.initial_delay_ms;
+  if (delay > 0) await wait(inst.scope, delay);
+  if (current !== inst) return;
+  let configs = configsWithoutCall(inst);
+  if (!configs) {
+    const res = await post(inst.ep, CLIENT_PATHS.configs, configsRequest(inst));
+    if (current !== inst) return;
+    configs = configsFromAnswer(inst, res);
+  }
+  const onPage = configsToApply(inst, configs);
+  const engineContext = engineContextOf(inst);
+  const engine = createEngine(engineContext);
+  inst.scope.add(engine.revert);
+  // spec §3 Template: a template config's display rules (trigger, visibility, close memory) govern
+  // all of its markup, also HTML the provider put in its element changes; the extension applies
+  // those when the template shows (ext/templates.ts), so they are not applied here.
+  const { applied, redirect } = await engine.apply(onPage.filter((c) => !templateOf(c)));
+  if (current !== inst) return;
+  // A global redirection leaves the page: revealing it would flash the original until the next
+  // page loads. The sdk time-out still reveals it if the navigation fails.
+  if (!redirect) revealPage();
+  emit(DOCUMENT_EVENTS.applied, applied);
+  if (!isReady) markReady({ ...inst._call, applied });
+  reportPageView(inst, onPage, applied, redirect);
+  // Leave only now: the summaries and the view of this page are on their way (keepalive requests
+  // outlive the page), so a redirect test counts the visitors of the page being left (issue #16).
+  if (redirect) return void safe(() => win.location.replace(redirect));
+  const ext = await loadExtension(inst.settings.api_host);
+  if (ext && current === inst) startExtension(inst, ext, onPage, engineContext);
+}
+
+/** Settings, URL parameters and the gate (spec §4 modes, §8 stops); null when the script stops here. */
+function passGate(): Start | null {
   const s = readSettings(win.storefitSettings);
   const loc = win.location;
   const params = parseUrlParams(loc.search);
@@ -162,36 +218,61 @@ async function init(): Promise<void> {
     stop(g.stop, g.silent);
     // Edit mode (spec §4): the page is shown; the visual editor's bridge takes over (docs/visual-editor.md).
     if (g.stop === "CFINIT008") void loadEditor(s!.api_host);
-    return;
+    return null;
   }
-  const settings = s!;
   if (g.setOutboundMarker) storageSet("localStorage", outboundKey, String(now()));
+  return { settings: s!, _params: params, prefix, preview: g.mode === "preview" };
+}
 
-  // Prefixed parameters did their work (they are in the visitor below): take them out of the
-  // address bar without a reload (spec §2).
+/**
+ * Prefixed parameters did their work (they are in the visitor, loaded next): take them out of
+ * the address bar without a reload (spec §2).
+ */
+function stripParams(params: UrlParams): void {
   if (params.strip.length) {
-    safe(() => win.history.replaceState(win.history.state, "", loc.pathname + withoutParams(loc.search, params.strip) + loc.hash));
+    safe(() => {
+      const loc = win.location;
+      win.history.replaceState(win.history.state, "", loc.pathname + withoutParams(loc.search, params.strip) + loc.hash);
+    });
   }
+}
 
-  const scope = createScope();
-  let timedOut = false;
-  let state: ConfigCallState = "not_needed";
+/** Reveals the page at sdk_timeout_ms whatever the config call is doing (spec §4). */
+function revealAtTimeOut(scope: Scope, settings: StorefitSettings, call: ConfigCall): void {
   scope.timeout(() => {
-    timedOut = true;
+    call.timed_out = true;
     revealPage();
     // product.md §2: ready runs once configs are applied or given up on. At the time-out they are
     // given up on, answered or not: the shop's callbacks run with the page they now show. A late
     // answer is still applied (personalize_after_timeout) and announced by storefit:applied.
-    if (state === "sent") state = "timed_out";
-    if (!isReady) markReady({ state, timed_out: true });
+    if (call.state === "sent") call.state = "timed_out";
+    if (!isReady) markReady({ ...call });
   }, settings.sdk_timeout_ms);
+}
 
-  const preview = g.mode === "preview";
+/** The previous page's duration (spec §3 last_page_duration); this page's is written when it is left. */
+function lastPageDuration(scope: Scope, prefix: string): number | null {
+  const durationKey = prefix + STORAGE_KEYS.lastPageDuration;
+  const lastDuration = storageGet("sessionStorage", durationKey);
+  const pageStart = now();
+  const keep = () => storageSet("sessionStorage", durationKey, String(now() - pageStart));
+  scope.listen(win, "pagehide", keep);
+  scope.add(keep);
+  return lastDuration === null ? null : Number(lastDuration) || 0;
+}
+
+/** The time-out, the visitor and the tracker; the new initialization becomes the current one. */
+function startInstance(start: Start): Instance {
+  const { settings, prefix, preview } = start;
+  const loc = win.location;
+  const scope = createScope();
+  const call: ConfigCall = { state: "not_needed", timed_out: false };
+  revealAtTimeOut(scope, settings, call);
   const domain = resolveEventDomain(loc.hostname, settings.domain, settings.subdomains)!;
   // Share the customer-id cookie across the main domain's subdomains when we are on one.
   const main = settings.domain.toLowerCase();
   const cookieDomain = domain === main || domain.endsWith("." + main) ? main.replace(/^www\./, "") : undefined;
-  const visitor = loadVisitor(prefix, params, { preview, ...(cookieDomain && cookieDomain.includes(".") ? { cookieDomain } : {}) });
+  const visitor = loadVisitor(prefix, start._params, { preview, ...(cookieDomain && cookieDomain.includes(".") ? { cookieDomain } : {}) });
   const pagePath = normalizePagePath(loc.pathname);
   const ep = { apiHost: settings.api_host, clientKey: settings.client_key };
   // spec §4 preview: no tracking; spec §6: blacklisted pages and referrers are not tracked.
@@ -199,12 +280,6 @@ async function init(): Promise<void> {
     !preview &&
     !matchesAnyPattern(settings.page_blacklist ?? [], loc.pathname) &&
     !matchesAnyPattern(settings.referrer_blacklist ?? [], safe(() => doc.referrer, ""));
-  // The previous page's duration (spec §3 last_page_duration) is written when a page is left.
-  const durationKey = prefix + STORAGE_KEYS.lastPageDuration;
-  const lastDuration = storageGet("sessionStorage", durationKey);
-  const pageStart = now();
-  scope.listen(win, "pagehide", () => storageSet("sessionStorage", durationKey, String(now() - pageStart)));
-  scope.add(() => storageSet("sessionStorage", durationKey, String(now() - pageStart)));
   const tracker = createTracker({
     ep,
     user: visitor.user,
@@ -212,100 +287,114 @@ async function init(): Promise<void> {
     sessionId: visitor.sessionId,
     pagePath,
     mergedPath: mergedPagePath(settings.event_merge ?? [], domain, loc.pathname),
-    lastPageDuration: lastDuration === null ? null : Number(lastDuration) || 0,
+    lastPageDuration: lastPageDuration(scope, prefix),
     queueSize: trackQueueSize(settings.track_queue_size),
     scope,
     enabled: tracking,
   });
-  const inst: Instance = { scope, configs: {}, settings, visitor, tracker, prefix };
+  const inst: Instance = { ...start, scope, _call: call, visitor, tracker, ep, domain, pagePath, tracking, _configs: {} };
   current = inst;
   runQueue();
+  return inst;
+}
 
-  if (settings.initial_delay_ms > 0) await wait(scope, settings.initial_delay_ms);
-  if (current !== inst) return;
-
-  // The config call (spec §7), or the session cache when intelligent code is off (spec §7).
-  const cacheKey = prefix + STORAGE_KEYS.configCache + visitor.user.user_customer_id;
+/**
+ * The configs when no call is needed (spec §7): none when the page is not active, the session
+ * cache when intelligent code is off; null when the service must be asked.
+ */
+function configsWithoutCall(inst: Instance): Config[] | null {
+  const settings = inst.settings;
   // spec §2/§4 "active pages": when the account lists rule pages, experiences run on those and on
   // the configured pages only; anywhere else the call is not needed and the page shows at once.
   // With no rule pages (the deployed configuration), every page asks.
-  const isPage = (p: { domain?: string; page_path: string; page_match?: string }) => matchPage(p, loc, settings.domain);
-  const needed = !(settings.rule_pages || []).length || settings.rule_pages.some(isPage) || (settings.pages ?? []).some(isPage);
-  let configs: Config[] | null = !needed
-    ? []
-    : settings.intelligent_code || preview
-      ? null
-      : storageGetJson<Config[] | null>("sessionStorage", cacheKey, null);
-  if (!configs) {
-    state = "sent";
-    const request: ConfigsRequest = {
-      user: visitor.user,
-      current_page_path: loc.pathname + loc.search,
-      current_domain: loc.hostname,
-      session_id: visitor.sessionId,
-      ...(params.desired.length ? { desired_experiences: params.desired } : {}),
-      ...(params.preferred.length ? { preferred_experiences: params.preferred } : {}),
-      ...(params.cfid ? { cfid: params.cfid } : {}),
-      // Without a valid token the service answers running experiences only (auth/preview-token.ts).
-      ...(preview ? { preview_mode: true, preview_token: storageGet("sessionStorage", previewTokenKey) ?? undefined } : {}),
-    };
-    const res = await post(ep, CLIENT_PATHS.configs, request);
-    if (current !== inst) return;
-    if (res.ok) {
-      state = "received";
-      // `|| {}` rather than `?.` here and below: the ES2019 build spells optional chaining out in full.
-      const answer = (res.data || {}) as Partial<ConfigsResponse>;
-      configs = Object.values(answer.configs || {});
-      if (answer.user_id) visitor.user.user_id = answer.user_id;
-      if (!settings.intelligent_code && !preview) storageSetJson("sessionStorage", cacheKey, configs);
-    } else {
-      // spec §8: log status, message and data, reveal, continue silently; report the error
-      // (with fetch, never a beacon) only when error reporting is on and the status is not 403.
-      state = "error";
-      log(res.code, res.status, res.data);
-      emit(DOCUMENT_EVENTS.error, { code: res.code, status: res.status });
-      // spec §8: error-report events are tracked for diagnosis.
-      tracker.track("TRACK", "cf_error_report", { code: res.code, status: res.status });
-      if (settings.error_reporting && res.status !== 403) {
-        void post(ep, CLIENT_PATHS.alerts, { code: res.code, status: res.status, data: (res.data ?? null) as Json, path: CLIENT_PATHS.configs });
-      }
-      configs = [];
-    }
-  }
+  const needed = !(settings.rule_pages || []).length || isPage(settings, settings.rule_pages) || isPage(settings, settings.pages);
+  if (!needed) return [];
+  return settings.intelligent_code || inst.preview ? null : storageGetJson<Config[] | null>("sessionStorage", cacheKey(inst), null);
+}
 
-  for (const c of configs) inst.configs[c.config_customer_id] = c;
+const cacheKey = (inst: Instance) => inst.prefix + STORAGE_KEYS.configCache + inst.visitor.user.user_customer_id;
+
+/** The config call's request (spec §7); the call counts as sent from here. */
+function configsRequest(inst: Instance): ConfigsRequest {
+  const { _params: params, visitor } = inst;
+  const loc = win.location;
+  inst._call.state = "sent";
+  return {
+    user: visitor.user,
+    current_page_path: loc.pathname + loc.search,
+    current_domain: loc.hostname,
+    session_id: visitor.sessionId,
+    ...(params.desired.length ? { desired_experiences: params.desired } : {}),
+    ...(params.preferred.length ? { preferred_experiences: params.preferred } : {}),
+    ...(params.cfid ? { cfid: params.cfid } : {}),
+    // Without a valid token the service answers running experiences only (auth/preview-token.ts).
+    ...(inst.preview ? { preview_mode: true, preview_token: storageGet("sessionStorage", inst.prefix + STORAGE_KEYS.previewToken) ?? undefined } : {}),
+  };
+}
+
+/**
+ * The configs of the call's answer, cached for the session when intelligent code is off; none
+ * when the call failed.
+ */
+function configsFromAnswer(inst: Instance, res: CallResult): Config[] {
+  const call = inst._call;
+  if (!res.ok) {
+    // spec §8: log status, message and data, reveal, continue silently; report the error (with
+    // fetch, never a beacon) only when error reporting is on and the status is not 403.
+    call.state = "error";
+    log(res.code, res.status, res.data);
+    emit(DOCUMENT_EVENTS.error, { code: res.code, status: res.status });
+    // spec §8: error-report events are tracked for diagnosis.
+    inst.tracker.track("TRACK", "cf_error_report", { code: res.code, status: res.status });
+    if (inst.settings.error_reporting && res.status !== 403) {
+      void post(inst.ep, CLIENT_PATHS.alerts, { code: res.code, status: res.status, data: (res.data ?? null) as Json, path: CLIENT_PATHS.configs });
+    }
+    return [];
+  }
+  call.state = "received";
+  // `|| {}` rather than `?.`: the ES2019 build spells optional chaining out in full.
+  const answer = (res.data || {}) as Partial<ConfigsResponse>;
+  const configs = Object.values(answer.configs || {});
+  if (answer.user_id) inst.visitor.user.user_id = answer.user_id;
+  if (!inst.settings.intelligent_code && !inst.preview) storageSetJson("sessionStorage", cacheKey(inst), configs);
+  return configs;
+}
+
+/** Keeps the answer for getValue; the configs to apply are those for this page (spec §4). */
+function configsToApply(inst: Instance, configs: Config[]): Config[] {
+  const settings = inst.settings;
+  for (const c of configs) inst._configs[c.config_customer_id] = c;
   // spec §4: configs that arrive after the time-out are applied only with personalize-after-timeout.
-  const apply = !timedOut || settings.personalize_after_timeout;
-  const onPage = apply ? configs.filter((c) => configMatchesPage(c, loc, settings.domain)) : [];
-  const engineContext: EngineContext = {
-    scope,
-    settings,
-    device: (visitor.user.properties || {}).cf_device_type === "desktop" ? "desktop" : "mobile",
+  const apply = !inst._call.timed_out || settings.personalize_after_timeout;
+  return apply ? configs.filter((c) => configMatchesPage(c, win.location, settings.domain)) : [];
+}
+
+/**
+ * What the engine needs from this initialization. Clicks carry how often this goal was clicked
+ * in the session (spec §3 click_count).
+ */
+function engineContextOf(inst: Instance): EngineContext {
+  return {
+    scope: inst.scope,
+    settings: inst.settings,
+    device: (inst.visitor.user.properties || {}).cf_device_type === "desktop" ? "desktop" : "mobile",
     track: (type, name, properties) => {
-      // Clicks carry how often this goal was clicked in the session (spec §3 click_count).
       const extra: Properties = {};
       if (type === "CLICK") {
-        const key = prefix + STORAGE_KEYS.clickCount + name;
+        const key = inst.prefix + STORAGE_KEYS.clickCount + name;
         const count = (Number(storageGet("sessionStorage", key)) || 0) + 1;
         storageSet("sessionStorage", key, String(count));
         extra.click_count = count;
       }
-      tracker.track(type, name, { ...properties, ...extra });
+      inst.tracker.track(type, name, { ...properties, ...extra });
     },
   };
-  const engine = createEngine(engineContext);
-  scope.add(engine.revert);
-  // spec §3 Template: a template config's display rules (trigger, visibility, close memory) govern
-  // all of its markup, also HTML the provider put in its element changes; the extension applies
-  // those when the template shows (ext/templates.ts), so they are not applied here.
-  const { applied, redirect } = await engine.apply(onPage.filter((c) => !templateOf(c)));
-  if (current !== inst) return;
-  // A global redirection leaves the page: revealing it would flash the original until the next
-  // page loads. The sdk time-out still reveals it if the navigation fails.
-  if (!redirect) revealPage();
-  emit(DOCUMENT_EVENTS.applied, applied);
-  if (!isReady) markReady({ state, timed_out: timedOut, applied });
+}
 
+/** The config summaries (spec §3) and this page's view (spec §5), sent before anything else happens. */
+function reportPageView(inst: Instance, onPage: Config[], applied: string[], redirect: string | undefined): void {
+  const settings = inst.settings;
+  const visitor = inst.visitor;
   const requestedTime = now();
   // A redirect leaves the page unseen: only the experience that redirected was shown to the
   // visitor (its config is the last one applied); the others' exposures would be false.
@@ -324,28 +413,24 @@ async function init(): Promise<void> {
     rule_id: xp(c).rule_id,
     is_template_config: !!(c.properties || {}).custom_template,
   }));
-  if (summaries.length && !preview) {
+  if (summaries.length && !inst.preview) {
     const body: SummariesRequest = { user: visitor.user, summaries };
-    void post(ep, CLIENT_PATHS.summaries, body);
+    void post(inst.ep, CLIENT_PATHS.summaries, body);
   }
   // A view of a goal page says so (spec §3 "Active pages"), so results need no second lookup.
-  const goal: Properties = (settings.goal_pages ?? []).some(isPage) ? { cf_goal_page: true } : {};
-  tracker.track("PAGE", "page_view", { cf_current_page_url: loc.href, ...goal }, { pageview_seq_number: visitor.pageviewSeq, config_summary: summaries });
-  // Leave only now: the summaries and the view of this page are on their way (keepalive requests
-  // outlive the page), so a redirect test counts the visitors of the page being left (issue #16).
-  if (redirect) return void safe(() => loc.replace(redirect));
+  const goal: Properties = isPage(settings, settings.goal_pages) ? { cf_goal_page: true } : {};
+  inst.tracker.track("PAGE", "page_view", { cf_current_page_url: win.location.href, ...goal }, { pageview_seq_number: visitor.pageviewSeq, config_summary: summaries });
+}
 
-  // What the page needs only once it is shown comes in storefit-ext.js (core/ext.ts).
-  const ext = await loadExtension(settings.api_host);
-  if (ext && current === inst) {
-    const applyConfig = (c: Config) => {
-      const e = createEngine(engineContext);
-      scope.add(e.revert);
-      void e.apply([c]);
-      return e;
-    };
-    ext({ settings, scope, visitor, tracker, ep, domain, pagePath, configs: onPage, tracking, preview, prefix, post, storageGet, storageSet, whenConsented, applyConfig });
-  }
+/** What the page needs only once it is shown comes in storefit-ext.js (core/ext.ts). */
+function startExtension(inst: Instance, ext: Extension, onPage: Config[], engineContext: EngineContext): void {
+  const applyConfig = (c: Config) => {
+    const e = createEngine(engineContext);
+    inst.scope.add(e.revert);
+    void e.apply([c]);
+    return e;
+  };
+  ext({ ...inst, configs: onPage, post, storageGet, storageSet, whenConsented, applyConfig });
 }
 
 function uninit(): void {
@@ -413,7 +498,7 @@ const api: StorefitApi = {
       const list = storageGetJson<ViewedProduct[]>("localStorage", key, []);
       storageSetJson("localStorage", key, addViewedProduct(Array.isArray(list) ? list : [], productId, typeof variantId === "string" ? variantId : undefined, now()));
     })(),
-  getValue: (id, defaultValue) => safe(() => valueOf(current && current.configs[id], defaultValue), defaultValue),
+  getValue: (id, defaultValue) => safe(() => valueOf(current && current._configs[id], defaultValue), defaultValue),
   setConsent: (granted) => setConsentState(granted ? "granted" : "denied"),
   ready: (callback) => {
     if (typeof callback !== "function") return;
