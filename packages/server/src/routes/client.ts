@@ -22,7 +22,6 @@ import { decide } from "../decide/decide.js";
 import { isValidPreviewToken, previewTokenKey } from "../auth/preview-token.js";
 import type { AccountSnapshots, PreparedAccount } from "../decide/snapshots.js";
 import { RecentVisitors } from "../decide/visitors.js";
-import { PairMemo } from "../util/pair-memo.js";
 import { HttpError, sendError, sendRateLimited } from "../http/errors.js";
 import { addressKey } from "../http/rate-limit.js";
 import type { TokenBuckets } from "../http/rate-limit.js";
@@ -48,9 +47,6 @@ declare module "fastify" {
     prepared?: PreparedAccount;
   }
 }
-
-/** Visitor ids remembered per node (cleared when full). */
-const USER_ID_CACHE_SIZE = 20_000;
 
 /** Origins remembered per account revision (a flood of made-up origins only resets it). */
 const ORIGIN_CACHE_SIZE = 1000;
@@ -245,9 +241,6 @@ export function clientRoutes(
   const writes = new GroupCommit<ClientWrite, InsertResult>((batch) => store.commitClientWrites(batch));
   app.addHook("onClose", async () => writes.flush());
   const visitors = new RecentVisitors(store);
-  // userIdFor hashes (SHA-256); a node sees the same visitors again and again.
-  const userIds = new PairMemo<string>(USER_ID_CACHE_SIZE);
-  const userIdOf = (accountId: string, customerId: string): string => userIds.get(accountId, customerId, userIdFor);
 
   app.post<{ Body: ConfigsRequest }>(
     "/v1/users/configs/",
@@ -268,7 +261,7 @@ export function clientRoutes(
     async (req, reply) => {
       const { account, experiences, audiences, planCache } = req.prepared!;
       const body = req.body;
-      const userId = userIdOf(account.id, body.user.user_customer_id);
+      const userId = userIdFor(account.id, body.user.user_customer_id);
       const nowMs = clock();
       // Preview shows drafts: only with a token an operator of this account got from the admin
       // API. Without one the call is a normal visit (no error: a stale link shows the live shop).
@@ -318,7 +311,7 @@ export function clientRoutes(
     },
     async (req) => {
       const account = req.account!;
-      const userId = userIdOf(account.id, req.body.user.user_customer_id);
+      const userId = userIdFor(account.id, req.body.user.user_customer_id);
       // Looser forms a client may send (product.md Appendix A) are stored in the one form.
       const events = req.body.events.map(({ config_summary, ...e }, i): TrackedEvent => ({
         ...e,
@@ -352,14 +345,14 @@ export function clientRoutes(
     },
     async (req) => {
       const account = req.account!;
-      const userId = userIdOf(account.id, req.body.user.user_customer_id);
+      const userId = userIdFor(account.id, req.body.user.user_customer_id);
       // product.md §3: each exposure carries the probability the visitor had of getting the
       // variation shown and the split it was drawn from, read from their stored assignment. An
       // exposure to an experience with no matching assignment was not randomised (a
       // desired_experiences or preview visit: never stored as assignments, decide.ts): stored
       // as forced, and left out of the results (docs/results.md).
       const assignmentsByUser = new Map<string, Map<string, Assignment>>();
-      for (const uid of new Set(req.body.summaries.map((s) => userIdOf(account.id, s.user_customer_id)))) {
+      for (const uid of new Set(req.body.summaries.map((s) => userIdFor(account.id, s.user_customer_id)))) {
         assignmentsByUser.set(uid, await store.getAssignments(account.id, uid));
       }
       const assignmentsOf = (uid: string) => assignmentsByUser.get(uid)!;
@@ -373,7 +366,7 @@ export function clientRoutes(
         return a && a.variation_id === s.variation_id ? a : undefined;
       };
       const exposures = req.body.summaries.map((s, i) => {
-        const uid = userIdOf(account.id, s.user_customer_id);
+        const uid = userIdFor(account.id, s.user_customer_id);
         const requested_time = epochMs(s.requested_time, `summaries[${i}].requested_time`);
         const matched = s.experience_id ? assignmentShown(uid, s) : undefined;
         return {
