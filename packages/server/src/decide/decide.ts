@@ -255,18 +255,11 @@ export function decide(input: DecisionInput): Decision {
   const plan = planFor(input, location, preview);
 
   let attributes: Record<string, unknown> | null = null;
-  // Experiences often share audiences: each is evaluated once per decision.
-  const verdicts = new Map<string, boolean>();
   const audienceMatches = (rule: RuleDefinition): boolean => {
     if (rule.audience_id === null) return true;
-    let verdict = verdicts.get(rule.audience_id);
-    if (verdict === undefined) {
-      const audience = input.audiences.get(rule.audience_id);
-      // A rule whose audience is gone matches nobody: fail closed.
-      verdict = audience ? evalCondition((attributes ??= input.attributes()), audience.condition) : false;
-      verdicts.set(rule.audience_id, verdict);
-    }
-    return verdict;
+    const audience = input.audiences.get(rule.audience_id);
+    // A rule whose audience is gone matches nobody: fail closed.
+    return audience ? evalCondition((attributes ??= input.attributes()), audience.condition) : false;
   };
 
   // Desired first, then preferred, then the plan's order (priority, age): a stable sort.
