@@ -248,8 +248,8 @@ function planFor(input: DecisionInput, location: Location, preview: boolean): Pa
 export function decide(input: DecisionInput): Decision {
   const { request, visitorId } = input;
   const preview = request.preview_mode === true;
-  const desired = request.desired_experiences?.length ? parseDesired(request.desired_experiences) : NONE_DESIRED;
-  const preferred = request.preferred_experiences?.length ? new Set(request.preferred_experiences) : NONE_PREFERRED;
+  const desired = parseDesired(request.desired_experiences);
+  const preferred = new Set(request.preferred_experiences);
   const { pathname, search } = splitPath(request.current_page_path);
   const location = { hostname: request.current_domain, pathname, search };
   const plan = planFor(input, location, preview);
@@ -275,9 +275,8 @@ export function decide(input: DecisionInput): Decision {
   const claimed = new Uint8Array(plan.claimCount);
   const changed: Assignment[] = [];
 
-  const rememberedAny = !preview && input.assignments.size > 0;
   for (const { exp, here } of candidates) {
-    const isDesired = desired.size > 0 && desired.has(exp.id);
+    const isDesired = desired.has(exp.id);
     const forced = isDesired || preview;
     // 0. A mutually exclusive group lets the visitor into the one member whose slice holds their
     //    place in the group — before any stored assignment, so no visitor is ever in two.
@@ -319,7 +318,7 @@ export function decide(input: DecisionInput): Decision {
     // 2–3. The variation and the probability the visitor had of getting it.
     let assignment: Assignment | null = null;
     // Preview: "the user is fresh" (spec §2) — no stored assignment counts.
-    const stored = rememberedAny ? input.assignments.get(assignmentKey(exp.id, rule.id)) : undefined;
+    const stored = preview ? undefined : input.assignments.get(assignmentKey(exp.id, rule.id));
     if (variation) {
       assignment = { experience_id: exp.id, rule_id: rule.id, behaviour_id: behaviour.id, variation_id: variation.id, probability: 1 };
     } else if (stored && stored.rule_id === rule.id && (variation = variationById(rule, stored.variation_id))) {
@@ -359,9 +358,6 @@ export function decide(input: DecisionInput): Decision {
   }
   return { configs, configMembers: members, page_paths: plan.page_paths, pagePathsJson: plan.pagePathsJson, assignments: changed };
 }
-
-const NONE_DESIRED: ReadonlyMap<string, string | null> = new Map();
-const NONE_PREFERRED: ReadonlySet<string> = new Set();
 
 function variationById(rule: RuleDefinition, id: string): VariationDefinition | undefined {
   for (const v of rule.behaviour.variations) if (v.id === id) return v;
