@@ -92,35 +92,15 @@ export function longUrlOf(request: ConfigsRequest, origin: string | undefined): 
   return base.replace(/\/+$/, "") + path;
 }
 
-/** Page URLs parsed lately (a shop's visitors report the same pages over and over). */
-const pageUrls = new Map<string, { hostname: string; href: string } | null>();
-const PAGE_URL_CACHE_SIZE = 2000;
-/**
- * Longer reported URLs are parsed every time, never kept: cf_current_page_url is an open property
- * of the body (up to 1 MiB), and 2000 of those kept would be gigabytes a caller could make us hold.
- */
-const PAGE_URL_CACHE_MAX_LENGTH = 2048;
-
-/** How many page URLs are kept (tests). */
-export const pageUrlCacheSize = (): number => pageUrls.size;
-
 /** A reported page URL's host name and its href without the fragment; null: not a URL. */
 function pageUrl(text: string): { hostname: string; href: string } | null {
-  let parsed = pageUrls.get(text);
-  if (parsed === undefined) {
-    try {
-      const url = new URL(text);
-      url.hash = "";
-      parsed = { hostname: url.hostname.toLowerCase(), href: url.href };
-    } catch {
-      parsed = null;
-    }
-    // Both bounded: a short URL of non-ASCII characters has a longer, percent-encoded href.
-    if (text.length > PAGE_URL_CACHE_MAX_LENGTH || (parsed && parsed.href.length > 2 * PAGE_URL_CACHE_MAX_LENGTH)) return parsed;
-    if (pageUrls.size >= PAGE_URL_CACHE_SIZE) pageUrls.clear();
-    pageUrls.set(text, parsed);
+  try {
+    const url = new URL(text);
+    url.hash = "";
+    return { hostname: url.hostname.toLowerCase(), href: url.href };
+  } catch {
+    return null;
   }
-  return parsed;
 }
 
 const CONFIGS_OPEN = Buffer.from('{"configs":{');
