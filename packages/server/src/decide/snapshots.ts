@@ -23,8 +23,6 @@ export type PreparedAccount = {
   audiences: ReadonlyMap<string, Audience>;
   /** Page plans of this revision (decide.ts), filled as pages are asked for. */
   planCache: Map<string, PagePlan>;
-  /** Origin header → whether it is one of the account's domains (CORS), as of this revision. */
-  originAllowed: Map<string, boolean>;
 };
 
 /** Accounts kept parsed in memory; the least recently used goes first. */
@@ -80,7 +78,6 @@ export class AccountSnapshots {
       experiences: snapshot.experiences,
       audiences: new Map(snapshot.audiences.map((a) => [a.id, a])),
       planCache: new Map(),
-      originAllowed: new Map(),
     };
     this.byId.delete(current.id);
     if (this.byId.size >= this.maxAccounts) {

@@ -48,9 +48,6 @@ declare module "fastify" {
   }
 }
 
-/** Origins remembered per account revision (a flood of made-up origins only resets it). */
-const ORIGIN_CACHE_SIZE = 1000;
-
 /** The visitor id the service answers with: derived, so every node agrees without a lookup. */
 export function userIdFor(accountId: string, userCustomerId: string): string {
   return "u_" + createHash("sha256").update(`${accountId}:${userCustomerId}`).digest("hex").slice(0, 24);
@@ -189,15 +186,8 @@ export function clientRoutes(
     const { account } = prepared;
     const origin = req.headers.origin;
     if (origin) {
-      // A shop sends the same few origins all day: decided once per origin and revision.
-      let allowed = prepared.originAllowed.get(origin);
-      if (allowed === undefined) {
-        const host = originHost(origin);
-        allowed = !!host && isConfiguredDomain(host, account.settings.domain, account.settings.subdomains);
-        if (prepared.originAllowed.size >= ORIGIN_CACHE_SIZE) prepared.originAllowed.clear();
-        prepared.originAllowed.set(origin, allowed);
-      }
-      if (!allowed) return sendError(reply, 403, "forbidden_origin");
+      const host = originHost(origin);
+      if (!host || !isConfiguredDomain(host, account.settings.domain, account.settings.subdomains)) return sendError(reply, 403, "forbidden_origin");
       allowOrigin(reply, origin);
     }
     // The sender's own bucket first: one address spends it long before the shop's (rate-limit.ts).
