@@ -3,14 +3,16 @@
 // demo account, and 26 more running experiences — 30 in all — with audiences, several rules,
 // traffic allocations and a few elements that two experiences compete for.
 //
-// Prints `{"port":…}` on stdout once listening. Env: BENCH_DATA_DIR (required).
+// Prints `{"port":…}` on stdout once listening. Env: BENCH_DATA_DIR (required on SQLite, the
+// default), or DATABASE_URL: the PostgreSQL store on that database instead (bench/storage.bench.mjs;
+// nodes started one after another may share one database: the second finds the seeded account).
 
 import { join } from "node:path";
 import { buildApp } from "../packages/server/src/app.js";
 import { openSqliteStore } from "../packages/server/src/store/sqlite/index.js";
 import { DEMO_ACCOUNT_ID, seedDemo } from "../packages/server/src/seed/demo.js";
 import { DEMO_DOMAIN, DEMO_PAGES } from "../packages/server/src/seed/demo-pages.js";
-import type { NewExperience, VariationDefinition } from "../packages/server/src/store/types.js";
+import type { NewExperience, Store, VariationDefinition } from "../packages/server/src/store/types.js";
 
 export const BENCH_EXPERIENCES = 26;
 
@@ -69,21 +71,24 @@ function benchExperiences(): NewExperience[] {
   });
 }
 
+const databaseUrl = process.env.DATABASE_URL;
 const dir = process.env.BENCH_DATA_DIR;
-if (!dir) throw new Error("BENCH_DATA_DIR is required");
-const store = openSqliteStore(join(dir, "service.sqlite"));
-store.migrate();
+if (!databaseUrl && !dir) throw new Error("BENCH_DATA_DIR (or DATABASE_URL) is required");
+const store: Store = databaseUrl
+  ? await (await import("../packages/server/src/store/postgres/index.js")).openPostgresStore(databaseUrl)
+  : openSqliteStore(join(dir!, "service.sqlite"));
+await store.migrate();
 await seedDemo(store, { email: "bench@storefit.test", password: "bench-password-1" });
-store.saveAudience({ id: "aud_bench_mobile", account_id: DEMO_ACCOUNT_ID, name: "Mobile", description: "", condition: { cf_device_type: "mobile" } });
-store.saveAudience({
+await store.saveAudience({ id: "aud_bench_mobile", account_id: DEMO_ACCOUNT_ID, name: "Mobile", description: "", condition: { cf_device_type: "mobile" } });
+await store.saveAudience({
   id: "aud_bench_campaign",
   account_id: DEMO_ACCOUNT_ID,
   name: "Spring campaign, known tier",
   description: "",
   condition: { $and: [{ utm_campaign: { $in: ["spring", "summer"] } }, { "private.tier": { $exists: true } }] },
 });
-for (const e of benchExperiences()) store.saveExperience(e);
-const running = store.listRunningExperiences(DEMO_ACCOUNT_ID).length;
+for (const e of benchExperiences()) await store.saveExperience(e);
+const running = (await store.listRunningExperiences(DEMO_ACCOUNT_ID)).length;
 if (running !== 30) throw new Error(`expected 30 running experiences, found ${running}`);
 
 // The limiter stays on (it is on the hot path in production) with a bucket the load never empties.
@@ -95,8 +100,8 @@ process.stdout.write(JSON.stringify({ port: typeof address === "object" && addre
 // The benchmark asks for this process's CPU time over IPC (free of other processes' load).
 process.on("message", () => process.send?.(process.cpuUsage()));
 process.on("SIGTERM", () => {
-  void app.close().then(() => {
-    store.close();
-    process.exit(0);
-  });
+  void app
+    .close()
+    .then(() => store.close())
+    .then(() => process.exit(0));
 });
