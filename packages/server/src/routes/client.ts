@@ -114,7 +114,7 @@ function joinAnswer(members: readonly Buffer[], tail: string): Buffer {
   const tailLength = Buffer.byteLength(tail);
   let length = CONFIGS_OPEN.length + tailLength + Math.max(0, members.length - 1);
   for (let i = 0; i < members.length; i++) length += members[i]!.length;
-  const out = answerBuffer(length);
+  const out = Buffer.allocUnsafe(length);
   let at = CONFIGS_OPEN.copy(out, 0);
   for (let i = 0; i < members.length; i++) {
     if (i > 0) out[at++] = COMMA_BYTE;
@@ -125,28 +125,6 @@ function joinAnswer(members: readonly Buffer[], tail: string): Buffer {
 }
 
 const COMMA_BYTE = 0x2c;
-
-/**
- * Answers up to 16 KB are cut from 64 KB slabs, as Node's Buffer pool does for buffers under 4 KB:
- * a config answer (~8 KB with 10 configs) would otherwise allocate a memory block of its own per
- * call. A slab is never written twice: each answer gets a region of its own, and a slab is freed
- * once no answer cut from it is alive — an answer a slow reader's socket still holds keeps its
- * slab (at most 64 KB, four answers' worth or more) for as long.
- */
-const SLAB_SIZE = 64 * 1024;
-let slab = Buffer.allocUnsafeSlow(SLAB_SIZE);
-let slabUsed = 0;
-
-export function answerBuffer(length: number): Buffer {
-  if (length > SLAB_SIZE / 4) return Buffer.allocUnsafe(length);
-  if (slabUsed + length > SLAB_SIZE) {
-    slab = Buffer.allocUnsafeSlow(SLAB_SIZE);
-    slabUsed = 0;
-  }
-  const out = slab.subarray(slabUsed, slabUsed + length);
-  slabUsed = (slabUsed + length + 7) & ~7; // the next one 8-byte aligned
-  return out;
-}
 
 export function clientRoutes(
   app: FastifyInstance,
