@@ -7,5 +7,6 @@ export type { ControlProps } from "./Field";
 export { Form, FormError, FormSection, SubmitButton } from "./Form";
 export { Checkbox, ColorInput, NumberInput, Select, TextArea, TextInput } from "./inputs";
 export type { Option } from "./inputs";
+export { StateInput, StateSelect } from "./state-inputs";
 export { useFieldError, useFieldList, useFieldValue, useOpenOnError } from "./hooks";
 export type { ArrayOf } from "./hooks";

@@ -120,6 +120,15 @@ export function TextArea<V extends FieldValues, N extends FieldPath<V>>({
 
 export type Option = { value: string; label: string };
 
+/** The <option>s of a select. */
+export function Options({ options }: { options: readonly Option[] }) {
+  return options.map((o) => (
+    <option key={o.value} value={o.value}>
+      {o.label}
+    </option>
+  ));
+}
+
 export function Select<V extends FieldValues, N extends FieldPath<V>>({
   options,
   ...bound
@@ -129,11 +138,7 @@ export function Select<V extends FieldValues, N extends FieldPath<V>>({
       {...bound}
       render={(props) => (
         <select {...props} className="field__input">
-          {options.map((o) => (
-            <option key={o.value} value={o.value}>
-              {o.label}
-            </option>
-          ))}
+          <Options options={options} />
         </select>
       )}
     />
