@@ -5,7 +5,7 @@
 import { useId, useState } from "react";
 import { useWatch } from "react-hook-form";
 import { usePreviewToken } from "../../api/preview";
-import { Field, FormError } from "../../components/form";
+import { FormError, StateInput } from "../../components/form";
 import type { ExperienceForm } from "./model";
 import { previewUrl } from "./preview";
 
@@ -98,17 +98,13 @@ export function PreviewPanel({
         fresh visitor, without tracking — whatever the status (draft and paused too), audience or
         traffic. Previews show the saved version. A link works for an hour; this page renews them.
       </p>
-      <Field label="Shop page to preview on">
-        {(control) => (
-          <input
-            {...control}
-            className="field__input mono"
-            type="url"
-            value={pageUrl}
-            onChange={(e) => onChange(e.target.value)}
-          />
-        )}
-      </Field>
+      <StateInput
+        label="Shop page to preview on"
+        type="url"
+        mono
+        value={pageUrl}
+        onChange={onChange}
+      />
       {!experienceId ? (
         <p className="ed-hint">Save the experience to get preview links.</p>
       ) : previewUrl(pageUrl, experienceId, "x") === null ? (

@@ -5,9 +5,9 @@ import type { PageTarget } from "@storefit/contract";
 import { PAGE_MATCH_OPTIONS } from "./model";
 import type { PageForm } from "./model";
 import {
-  Field,
   FieldError,
   Select,
+  StateInput,
   TextInput,
   useFieldList,
   useFieldValue,
@@ -22,18 +22,15 @@ function UrlTester({ mainDomain }: { mainDomain: string | undefined }) {
   const any = result?.ok ? result.matches.some(Boolean) : false;
   return (
     <div className="ed-tester">
-      <Field label="Test a URL" describedBy={resultId}>
-        {(control) => (
-          <input
-            {...control}
-            className="field__input mono"
-            type="url"
-            value={url}
-            placeholder={`https://${mainDomain ?? "shop.example"}/products/…`}
-            onChange={(e) => setUrl(e.target.value)}
-          />
-        )}
-      </Field>
+      <StateInput
+        label="Test a URL"
+        describedBy={resultId}
+        type="url"
+        mono
+        value={url}
+        placeholder={`https://${mainDomain ?? "shop.example"}/products/…`}
+        onChange={setUrl}
+      />
       <div id={resultId} role="status" data-testid="url-test-result">
         {result === null ? (
           <span className="ed-hint">

@@ -1,5 +1,5 @@
 import type { ExperienceStatus, ExperienceSummary } from "@storefit/contract";
-import { Field } from "../../components/form";
+import { StateInput, StateSelect } from "../../components/form";
 import { EXPERIENCE_STATUS_LABELS } from "./labels";
 
 export type Filters = { status: ExperienceStatus | ""; text: string };
@@ -16,6 +16,14 @@ export function applyFilters(rows: readonly ExperienceSummary[], f: Filters): Ex
   );
 }
 
+const STATUS_OPTIONS = [
+  { value: "", label: "All" },
+  ...(Object.keys(EXPERIENCE_STATUS_LABELS) as ExperienceStatus[]).map((s) => ({
+    value: s,
+    label: EXPERIENCE_STATUS_LABELS[s],
+  })),
+];
+
 export function ExperienceFilters({
   value,
   onChange,
@@ -25,35 +33,19 @@ export function ExperienceFilters({
 }) {
   return (
     <div className="exp-filters" role="search">
-      <Field label="Find">
-        {(control) => (
-          <input
-            {...control}
-            className="field__input"
-            type="search"
-            placeholder="Name or page"
-            value={value.text}
-            onChange={(e) => onChange({ ...value, text: e.target.value })}
-          />
-        )}
-      </Field>
-      <Field label="Status">
-        {(control) => (
-          <select
-            {...control}
-            className="field__input"
-            value={value.status}
-            onChange={(e) => onChange({ ...value, status: e.target.value as Filters["status"] })}
-          >
-            <option value="">All</option>
-            {(Object.keys(EXPERIENCE_STATUS_LABELS) as ExperienceStatus[]).map((s) => (
-              <option key={s} value={s}>
-                {EXPERIENCE_STATUS_LABELS[s]}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
+      <StateInput
+        label="Find"
+        type="search"
+        placeholder="Name or page"
+        value={value.text}
+        onChange={(text) => onChange({ ...value, text })}
+      />
+      <StateSelect
+        label="Status"
+        value={value.status}
+        onChange={(status) => onChange({ ...value, status: status as Filters["status"] })}
+        options={STATUS_OPTIONS}
+      />
     </div>
   );
 }
