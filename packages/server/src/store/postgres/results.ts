@@ -231,6 +231,11 @@ export function postgresResults(pool: pg.Pool): ResultsStore {
         if (!goals.length) return { exposures, goals: [] };
         const { paths, domains } = await pageKeys(client, accountId, goals);
         const { sql, params } = goalSumsQuery(goals, paths, domains, base);
+        // The planner expects a few dozen first exposures per experience and joins the goal hits
+        // to them in a nested loop, comparing every hit with every visitor: 347 s at 1M events,
+        // against 3.9 s with hash joins (docs/benchmarks.md, "Storage"). Until this read-only
+        // transaction ends, which it does after this statement.
+        await client.query("SET LOCAL enable_nestloop = off");
         const sums = await query<Omit<GoalSums, "date"> & { day: number | null }>(client, sql, params);
         return { exposures, goals: sums.map(({ day, ...s }): GoalSums => ({ ...s, date: dayDate(day) })) };
       });
