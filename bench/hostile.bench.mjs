@@ -151,7 +151,8 @@ const ratio = (a, b) => `${(a / b).toFixed(2)}×`;
 const line = (label, m, unit) => `  ${label}: ${fmt(m.rate)} ${unit}/s, p50 ${ms(m.p50)}, p99 ${ms(m.p99)} (load ${m.load.toFixed(1)})`;
 
 const dir = mkdtempSync(join(os.tmpdir(), "storefit-hostile-"));
-const cacheDir = join(root, "node_modules", ".cache", "storefit-bench");
+// Beside the service's node_modules, where some of its dependencies are installed.
+const cacheDir = join(root, "packages", "server", "node_modules", ".cache", "storefit-bench");
 mkdirSync(cacheDir, { recursive: true });
 const bundle = join(cacheDir, "service-node-hostile.mjs");
 await build({ ...serverBundleOptions, entryPoints: [join(here, "service-node.ts")], outfile: bundle });

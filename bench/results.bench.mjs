@@ -27,7 +27,8 @@ const EXTRA_PAGE_VIEWS = Number(process.env.BENCH_EXTRA_PAGE_VIEWS ?? 8);
 
 // The server's modules bundled from source (npm dependencies external), written under
 // node_modules so that the bundle resolves them.
-const cacheDir = join(root, "node_modules", ".cache", "storefit-bench");
+// Beside the service's node_modules, where some of its dependencies are installed.
+const cacheDir = join(root, "packages", "server", "node_modules", ".cache", "storefit-bench");
 mkdirSync(cacheDir, { recursive: true });
 const bundle = join(cacheDir, "results-node.mjs");
 await build({

@@ -221,7 +221,8 @@ const fmt = (n) => Math.round(n).toLocaleString("en-US");
 const pct = (x) => `${(x * 100).toFixed(0)} %`;
 
 const dir = mkdtempSync(join(os.tmpdir(), "storefit-bench-"));
-const cacheDir = join(root, "node_modules", ".cache", "storefit-bench");
+// Beside the service's node_modules, where some of its dependencies are installed.
+const cacheDir = join(root, "packages", "server", "node_modules", ".cache", "storefit-bench");
 mkdirSync(cacheDir, { recursive: true });
 const serviceBundle = join(cacheDir, "service-node.mjs");
 // The server bundled from source as packages/server/build.mjs does (npm dependencies external);

@@ -16,8 +16,9 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const dataDir = resolve(process.env.DATA_DIR ?? "./data");
 
 // The server's modules bundled from source as packages/server/build.mjs does (npm dependencies
-// external), under node_modules so the bundle resolves them.
-const cacheDir = join(root, "node_modules", ".cache", "storefit-demo-data");
+// external), beside the service's own node_modules: the bundle resolves the service's
+// dependencies (some are installed there, not at the root) from where it is written.
+const cacheDir = join(root, "packages", "server", "node_modules", ".cache", "storefit-demo-data");
 mkdirSync(cacheDir, { recursive: true });
 const bundle = join(cacheDir, "demo-data.mjs");
 await build({
