@@ -11,6 +11,10 @@ export default defineConfig({
         extends: true,
         test: {
           name: "unit",
+          // Sign-ins hash with scrypt and some tests run ESLint or whole app set-ups: vitest's 5 s
+          // default is too short on a shared two-core machine. A longer limit changes no assertion.
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
           include: ["packages/*/test/**/*.test.ts", "apps/*/test/**/*.test.ts", "test/**/*.test.ts"],
           environment: "node",
           globalSetup: ["packages/server/test/support/postgres-global.ts"],
