@@ -34,6 +34,7 @@ import type {
   VariationDefinition,
 } from "../store/types.js";
 import { assignmentKey } from "../store/types.js";
+import { configMember } from "./answer.js";
 import { evalCondition } from "./conditions.js";
 import { unitHash } from "./hash.js";
 
@@ -41,7 +42,7 @@ export type Decision = {
   configs: Record<string, Config>;
   /**
    * `configs` as UTF-8 JSON members (`"key":{…}`), in answer order, from the plan's serialized
-   * configs: the answer is copied together from them (routes/client.ts), never re-serialized.
+   * configs: the answer is copied together from them (answer.ts), never re-serialized.
    */
   configMembers: readonly Buffer[];
   page_paths: string[];
@@ -364,12 +365,8 @@ function variationById(rule: RuleDefinition, id: string): VariationDefinition | 
   return undefined;
 }
 
-/**
- * `"key":{…}` — a config's member of the answer's configs object, serialized and UTF-8 encoded
- * once per plan: answering it is a copy of bytes.
- */
 function member(key: string, config: Config): PlannedVariation["answers"][number] {
-  return { key, config, json: Buffer.from(`${JSON.stringify(key)}:${JSON.stringify(config)}`) };
+  return { key, config, json: configMember(key, config) };
 }
 
 /**

@@ -19,6 +19,7 @@ import type { Account, Assignment, ClientWrite, InsertResult, Store } from "../s
 import { GroupCommit } from "../store/group-commit.js";
 import { attributesOf } from "../decide/conditions.js";
 import { decide } from "../decide/decide.js";
+import { answerBytes } from "../decide/answer.js";
 import { isValidPreviewToken, previewTokenKey } from "../auth/preview-token.js";
 import type { AccountSnapshots, PreparedAccount } from "../decide/snapshots.js";
 import { RecentVisitors } from "../decide/visitors.js";
@@ -99,32 +100,6 @@ function pageUrl(text: string): { hostname: string; href: string } | null {
     return null;
   }
 }
-
-const CONFIGS_OPEN = Buffer.from('{"configs":{');
-
-/**
- * The config call's answer as bytes: `{"configs":{` + the configs' members, comma-separated, +
- * `tail` (which closes the configs object). The members are UTF-8 JSON made once per page plan
- * (decide.ts), so answering copies ~8 KB of bytes rather than serializing configs, flattening a
- * joined string and encoding it. It parses to the same ConfigsResponse, and is byte for byte its
- * JSON.stringify (tests compare) unless a config key looks like an array index ("42"), which
- * JSON.stringify would move to the front while the answer keeps the decision's order.
- */
-function joinAnswer(members: readonly Buffer[], tail: string): Buffer {
-  const tailLength = Buffer.byteLength(tail);
-  let length = CONFIGS_OPEN.length + tailLength + Math.max(0, members.length - 1);
-  for (let i = 0; i < members.length; i++) length += members[i]!.length;
-  const out = Buffer.allocUnsafe(length);
-  let at = CONFIGS_OPEN.copy(out, 0);
-  for (let i = 0; i < members.length; i++) {
-    if (i > 0) out[at++] = COMMA_BYTE;
-    at += members[i]!.copy(out, at);
-  }
-  out.write(tail, at, tailLength, "utf8");
-  return out;
-}
-
-const COMMA_BYTE = 0x2c;
 
 export function clientRoutes(
   app: FastifyInstance,
@@ -238,8 +213,8 @@ export function clientRoutes(
         await writes.submit({ kind: "decision", accountId: account.id, userId, user: body.user, assignments: decision.assignments, now: now() });
         visitors.recorded(visitor, decision.assignments, nowMs);
       }
-      const tail = `},"user_id":${JSON.stringify(userId)},"page_paths":${decision.pagePathsJson},"long_url":${JSON.stringify(longUrlOf(body, req.headers.origin))}}`;
-      return reply.type("application/json; charset=utf-8").send(joinAnswer(decision.configMembers, tail));
+      const answer = answerBytes(decision.configMembers, { userId, pagePathsJson: decision.pagePathsJson, longUrl: longUrlOf(body, req.headers.origin) });
+      return reply.type("application/json; charset=utf-8").send(answer);
     },
   );
 
