@@ -1,5 +1,5 @@
 // Bucketing must never change under a visitor: unitHash is FNV-1a (with a final mix) of the parts
-// joined by U+0000, whichever way it is computed.
+// joined by U+0000.
 import { describe, expect, it } from "vitest";
 import { fnv1a32, unitHash } from "../src/decide/hash.js";
 
