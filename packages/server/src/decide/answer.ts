@@ -20,12 +20,9 @@ export function configMember(key: string, config: Config): Buffer {
 const CONFIGS_OPEN = Buffer.from('{"configs":{');
 const COMMA_BYTE = 0x2c;
 
-/**
- * The answer: the decision's config members, comma-separated, then the visitor's id, the page
- * paths (as JSON text, made once per plan) and the page's URL.
- */
-export function answerBytes(members: readonly Buffer[], rest: { userId: string; pagePathsJson: string; longUrl: string }): Buffer {
-  const tail = `},"user_id":${JSON.stringify(rest.userId)},"page_paths":${rest.pagePathsJson},"long_url":${JSON.stringify(rest.longUrl)}}`;
+/** The answer: the decision's config members, comma-separated, then the visitor's id, the page paths and the page's URL. */
+export function answerBytes(members: readonly Buffer[], rest: { userId: string; pagePaths: readonly string[]; longUrl: string }): Buffer {
+  const tail = `},"user_id":${JSON.stringify(rest.userId)},"page_paths":${JSON.stringify(rest.pagePaths)},"long_url":${JSON.stringify(rest.longUrl)}}`;
   const tailLength = Buffer.byteLength(tail);
   let length = CONFIGS_OPEN.length + tailLength + Math.max(0, members.length - 1);
   for (let i = 0; i < members.length; i++) length += members[i]!.length;

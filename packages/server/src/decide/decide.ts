@@ -46,8 +46,6 @@ export type Decision = {
    */
   configMembers: readonly Buffer[];
   page_paths: string[];
-  /** `page_paths` as JSON text, made once per plan. */
-  pagePathsJson: string;
   /** Assignments that are new or changed by this decision, to store (never in preview). */
   assignments: Assignment[];
 };
@@ -96,7 +94,6 @@ export type PagePlan = {
   /** Ranked by priority (highest first), then age; desired and preferred re-rank per request. */
   candidates: PlannedExperience[];
   page_paths: string[];
-  pagePathsJson: string;
   /** How many distinct things (config keys, elements) the plan's configs can take. */
   claimCount: number;
 };
@@ -229,8 +226,7 @@ export function planPage(
     }
     candidates.push({ exp, here });
   }
-  const page_paths = [...pagePaths];
-  return { candidates, page_paths, pagePathsJson: JSON.stringify(page_paths), claimCount: claimIndex.size };
+  return { candidates, page_paths: [...pagePaths], claimCount: claimIndex.size };
 }
 
 function planFor(input: DecisionInput, location: Location, preview: boolean): PagePlan {
@@ -357,7 +353,7 @@ export function decide(input: DecisionInput): Decision {
       members.push(a.json);
     }
   }
-  return { configs, configMembers: members, page_paths: plan.page_paths, pagePathsJson: plan.pagePathsJson, assignments: changed };
+  return { configs, configMembers: members, page_paths: plan.page_paths, assignments: changed };
 }
 
 function variationById(rule: RuleDefinition, id: string): VariationDefinition | undefined {

@@ -213,7 +213,7 @@ export function clientRoutes(
         await writes.submit({ kind: "decision", accountId: account.id, userId, user: body.user, assignments: decision.assignments, now: now() });
         visitors.recorded(visitor, decision.assignments, nowMs);
       }
-      const answer = answerBytes(decision.configMembers, { userId, pagePathsJson: decision.pagePathsJson, longUrl: longUrlOf(body, req.headers.origin) });
+      const answer = answerBytes(decision.configMembers, { userId, pagePaths: decision.page_paths, longUrl: longUrlOf(body, req.headers.origin) });
       return reply.type("application/json; charset=utf-8").send(answer);
     },
   );
