@@ -61,7 +61,7 @@ function run(
     experiences,
     audiences: new Map(),
     assignments: new Map(),
-    attributes: () => ({}),
+    attributes: {},
     mainDomain: DOMAIN,
     ...over,
   });
@@ -146,7 +146,7 @@ describe("bucketing", () => {
         { id: "r_rest", audience_id: null, behaviour: { id: "b2", name: "rest", traffic_allocation: 0.6, variations: [variation("a", 1), variation("b", 2), variation("c", 1)] } },
       ],
     };
-    const desktop = { audiences: new Map([["aud_m", mobileOnly]]), attributes: () => ({ cf_device_type: "desktop" }) };
+    const desktop = { audiences: new Map([["aud_m", mobileOnly]]), attributes: { cf_device_type: "desktop" } };
     for (const v of VISITORS.slice(0, 500)) {
       const admitted = unitHash("traffic", "e", "r_rest", v) < 0.6;
       const expected = admitted ? pickVariation(twoRules.rules[1]!.behaviour.variations, unitHash("variation", "e", "r_rest", v))!.variation.id : undefined;
@@ -238,10 +238,10 @@ describe("rules and audiences", () => {
   });
 
   it("the first rule whose audience matches wins; its audience name is answered", () => {
-    const mobile = run([twoRules()], "v", { audiences, attributes: () => ({ cf_device_type: "mobile" }) });
+    const mobile = run([twoRules()], "v", { audiences, attributes: { cf_device_type: "mobile" } });
     expect(chosen(mobile)).toBe("m");
     expect(mobile.configs.cfg_title!.experience_behaviour_response).toMatchObject({ rule_id: "r_mobile", audience_name: "Mobile" });
-    const desktop = run([twoRules()], "v", { audiences, attributes: () => ({ cf_device_type: "desktop" }) });
+    const desktop = run([twoRules()], "v", { audiences, attributes: { cf_device_type: "desktop" } });
     expect(chosen(desktop)).toBe("x");
     expect(desktop.configs.cfg_title!.experience_behaviour_response?.audience_name).toBe("Everyone else");
   });
@@ -254,8 +254,8 @@ describe("rules and audiences", () => {
         { id: "r_all", audience_id: null, behaviour: { id: "b2", name: "all", traffic_allocation: 1, variations: [variation("x", weights[0]), variation("y", weights[1])] } },
       ],
     });
-    const desktop = { audiences, attributes: () => ({ cf_device_type: "desktop" }) };
-    const mobile = { audiences, attributes: () => ({ cf_device_type: "mobile" }) };
+    const desktop = { audiences, attributes: { cf_device_type: "desktop" } };
+    const mobile = { audiences, attributes: { cf_device_type: "mobile" } };
     let moved = 0;
     let movedWithoutMemory = 0;
     for (const v of VISITORS.slice(0, 400)) {
@@ -278,14 +278,6 @@ describe("rules and audiences", () => {
   it("a rule whose audience no longer exists matches nobody", () => {
     const exp = { ...experience("e"), rules: [{ ...experience("e").rules[0]!, audience_id: "aud_gone" }] };
     expect(run([exp], "v", { audiences })).toMatchObject({ configs: {}, assignments: [] });
-  });
-
-  it("attributes are computed only when an audience needs them", () => {
-    let calls = 0;
-    run([experience("e")], "v", { attributes: () => (calls++, {}) });
-    expect(calls).toBe(0);
-    run([twoRules()], "v", { audiences, attributes: () => (calls++, {}) });
-    expect(calls).toBe(1);
   });
 });
 

@@ -59,8 +59,8 @@ export type DecisionInput = {
   audiences: ReadonlyMap<string, Audience>;
   /** The visitor's stored assignments by `assignmentKey` (experience and rule; empty in preview: a fresh user). */
   assignments: ReadonlyMap<string, Assignment>;
-  /** The visitor's attributes for audience conditions; computed only when an audience needs them. */
-  attributes: () => Record<string, unknown>;
+  /** The visitor's attributes for audience conditions. */
+  attributes: Record<string, unknown>;
   /** The account's main domain: a page target with an empty domain means it. */
   mainDomain?: string;
   /**
@@ -251,12 +251,11 @@ export function decide(input: DecisionInput): Decision {
   const location = { hostname: request.current_domain, pathname, search };
   const plan = planFor(input, location, preview);
 
-  let attributes: Record<string, unknown> | null = null;
   const audienceMatches = (rule: RuleDefinition): boolean => {
     if (rule.audience_id === null) return true;
     const audience = input.audiences.get(rule.audience_id);
     // A rule whose audience is gone matches nobody: fail closed.
-    return audience ? evalCondition((attributes ??= input.attributes()), audience.condition) : false;
+    return audience ? evalCondition(input.attributes, audience.condition) : false;
   };
 
   // Desired first, then preferred, then the plan's order (priority, age): a stable sort.

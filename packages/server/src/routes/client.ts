@@ -197,12 +197,11 @@ export function clientRoutes(
         audiences,
         // Preview: "the user is fresh" (spec §2) — no stored assignment is read, none written.
         assignments: visitor ? visitor.assignments : new Map<string, Assignment>(),
-        attributes: () =>
-          attributesOf(body.user as unknown as Record<string, unknown>, {
-            path: body.current_page_path.split("?")[0] ?? "/",
-            domain: body.current_domain,
-            now: nowMs,
-          }),
+        attributes: attributesOf(body.user as unknown as Record<string, unknown>, {
+          path: body.current_page_path.split("?")[0] ?? "/",
+          domain: body.current_domain,
+          now: nowMs,
+        }),
         mainDomain: account.settings.domain,
         planCache,
       });
