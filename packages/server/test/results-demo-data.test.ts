@@ -1,6 +1,8 @@
 // The demo account's simulated history (issue #7 part 4, `npm run demo-data`): written through
 // the Store into real SQLite, refused a second time, and the results engine recovers the planted
 // lift within its interval.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ExperienceResults } from "@storefit/contract";
 import { DEMO_HISTORY_DAYS, DEMO_PRICE_MESSAGE_ARMS, demoSimulations, fillDemoHistory, simulateVisitors, utcMidnight } from "../src/seed/demo-data.js";
@@ -76,6 +78,31 @@ describe("demo data", () => {
     expect(revenue.variations).toHaveLength(1);
     expect(revenue.variations[0]!.revenue).toBeGreaterThan(0);
     expect(revenue.variations[0]!.comparison).toBeNull();
+  });
+
+  // README's Quick start tells a new user what the demo's A/B test shows on its Results screen;
+  // the numbers are read from the README and checked against the answer the screen asks for
+  // (its defaults: sequential engine, Holm correction). Which sentence the screen prints for a
+  // rule with no significant comparison is the dashboard's ruleSignificanceSentence (its tests).
+  it("README's demo results sentence is what the Results screen gets", async () => {
+    const readme = readFileSync(join(import.meta.dirname, "../../../README.md"), "utf8").replace(/\s+/g, " ");
+    const said = /\*\*Results\*\* on about ([\d,]+) visitors split 50\/50 \(the sample-ratio check passes\), with add-to-cart up about (\d+) % .* \(p ≈ ([\d.]+), its 95 % interval still reaches below zero\): "Nothing is significant yet"/.exec(readme);
+    expect(said, "README: the demo A/B test's results sentence").not.toBeNull();
+    const [visitors, lift, p] = [Number(said![1]!.replace(/,/g, "")), Number(said![2]), Number(said![3])];
+
+    const r = await results("exp_price_message", "?engine=sequential&correction=holm");
+    const rule = r.rules[0]!;
+    // "about 27,000": the nearest thousand.
+    expect(Math.round(r.total_visitors / 1000) * 1000).toBe(visitors);
+    expect(rule.srm.mismatch).toBe(false);
+    const cart = rule.metrics.find((m) => m.goal_id === "goal_add_to_cart")!;
+    for (const v of cart.variations) expect(Math.abs(v.visitors / r.total_visitors - 0.5)).toBeLessThan(0.01);
+    const c = cart.variations[1]!.comparison!;
+    expect(Math.round(100 * c.effect)).toBe(lift);
+    // The screen's p-value column is the adjusted one.
+    expect(Number(c.adjusted_p_value!.toFixed(1))).toBe(p);
+    expect(c.ci[0]).toBeLessThan(0);
+    expect(rule.metrics.flatMap((m) => m.variations).some((v) => v.comparison?.significant)).toBe(false);
   });
 
   it("the simulation is a pure function of its seed", () => {
