@@ -2,11 +2,16 @@
 // Boot creates one engine per initialization, hands it the configs that match the page, awaits
 // `apply` (every config applied or given up), reveals the page, and calls `revert` on teardown.
 //
-// How it works: each HTML_ELEMENT config with an element path becomes an item. One scan
-// queries every live item's selector; elements it has not seen are applied, shallower first
-// (spec §9), and bound to the item; elements it has seen are re-checked. The scan runs when
-// `apply` starts (after the DOM is parsed), from ONE MutationObserver for the whole engine, and
-// from the re-apply timer (reapply_timer_ms). An item waits for its element until
+// How it works: each HTML_ELEMENT config with an element path becomes an item. A scan queries
+// the selectors of the live items it is given; elements it has not seen are applied, shallower
+// first (spec §9), and bound to the item; elements it has seen are re-checked. Every live item is
+// scanned when `apply` starts (after the DOM is parsed) and from the re-apply timer
+// (reapply_timer_ms). ONE MutationObserver for the whole engine scans only the items the added
+// nodes could concern: items are indexed by what their selector needs of its element
+// (selector-keys.ts: an id, a class or a tag), and the added subtrees are looked up in that index,
+// so a page's unrelated churn queries no selector. Items whose selector any change may concern,
+// and cf_retain_value items (their drift is checked on every change), are scanned on every
+// mutation. An item waits for its element until
 // element_timeout_ms, then is given up (`missing`); once applied it is watched for
 // READDED_ELEMENT_WATCH_MS, so an element the page re-adds or re-renders (a new node) gets the
 // change again. The same node drifting away from our value (the page rewrote its text, class or
@@ -30,6 +35,7 @@ import { jssUrl } from "./cdn.js";
 import { sortByDepth } from "./depth.js";
 import type { Field } from "./fields.js";
 import { fieldsOf } from "./fields.js";
+import { selectorKeys } from "./selector-keys.js";
 import { hideRule } from "./visibility.js";
 
 export type EngineContext = {
@@ -91,6 +97,8 @@ type Item = {
   _changes: HtmlElementVariation;
   _meta: CustomfitMeta;
   _selector: string;
+  /** What its element needs (selector-keys.ts); null: scanned on every mutation. */
+  _keys: string[] | null;
   _fields: Field[];
   _state: ItemState;
   /** When the current state ends: waiting gives up (none before the DOM is parsed), applied stops watching. */
@@ -128,6 +136,11 @@ export function createEngine(ctx: EngineContext): Engine {
   let dead = false;
   let scanNumber = 0;
   let observer: MutationObserver | undefined;
+  /** The options the observer runs with: whether it watches text (undefined: stopped). */
+  let observing: boolean | undefined;
+  /** Items by key (selector-keys.ts), rebuilt when `apply` added items since (`indexed` counts them). */
+  let index = new Map<string, Item[]>();
+  let indexed = 0;
   let tick: ReturnType<typeof setInterval> | 0 = 0;
   let hideEl: HTMLStyleElement | undefined;
   let hideCss = "";
@@ -265,31 +278,62 @@ export function createEngine(ctx: EngineContext): Engine {
 
   const stop = () => {
     if (observer) observer.disconnect();
+    observing = undefined;
     clearInterval(tick);
     tick = 0;
   };
 
   const watch = () => {
     if (!observer) {
-      observer = new MutationObserver(() => guard(scan));
+      observer = new MutationObserver((records) => guard(() => changed(records)));
       ctx.scope.add(stop);
     }
     // Text changes matter only to cf_retain_value items; other pages' text churn costs nothing.
-    observer.observe(doc.documentElement, {
-      childList: true,
-      subtree: true,
-      characterData: items.some((item) => live(item) && item._changes.cf_retain_value),
-    });
+    const text = items.some((item) => live(item) && item._changes.cf_retain_value);
+    if (observing !== text) observer.observe(doc.documentElement, { childList: true, subtree: true, characterData: (observing = text) });
     if (!tick) tick = setInterval(() => guard(scan), settings.reapply_timer_ms || 2000);
   };
 
-  function scan(): void {
+  /** Scans the live items the added nodes of `records` could concern (see the header). */
+  const changed = (records: MutationRecord[]) => {
+    if (dead) return;
+    if (indexed !== items.length) {
+      indexed = items.length;
+      index = new Map();
+      for (const item of items) for (const key of item._keys || []) index.set(key, [...(index.get(key) || []), item]);
+    }
+    const found = new Set<Item>();
+    const look = (key: string) => {
+      for (const item of index.get(key) || []) if (live(item)) found.add(item);
+    };
+    const visit = (el: Element) => {
+      if (el.id) look("#" + el.id.toLowerCase());
+      const classes = el.classList;
+      for (let i = 0; i < classes.length; i++) look("." + classes[i]!.toLowerCase());
+      look(el.localName);
+    };
+    let added = false;
+    for (const record of records)
+      for (let n = 0, nodes = record.addedNodes; n < nodes.length; n++) {
+        const node = nodes[n]!;
+        if (node.nodeType !== 1 || !node.isConnected) continue;
+        added = true;
+        visit(node as Element);
+        const all = (node as Element).getElementsByTagName("*");
+        for (let i = 0; i < all.length; i++) visit(all[i]!);
+      }
+    if (added) look("*");
+    const some = items.filter((item) => live(item) && (found.has(item) || !item._keys || item._changes.cf_retain_value));
+    if (some.length) scan(some);
+  };
+
+  function scan(some: Item[] = items): void {
     if (dead) return;
     const time = now();
     scanNumber++;
     for (let round = 0; round < 2; round++) {
       const fresh: [Item, Element][] = [];
-      for (const item of items) {
+      for (const item of some) {
         if (!live(item)) continue;
         if (time > item._deadline) {
           if (!item._everApplied) log("CFRUN002", item._selector);
@@ -306,6 +350,9 @@ export function createEngine(ctx: EngineContext): Engine {
         }
       }
       let stale = false;
+      // A shallower change's new content may also hold elements of items not scanned: the
+      // second round scans them all.
+      some = items;
       for (const [item, el] of sortByDepth(fresh, (x) => x[1], (x) => (x[0]._meta.move_action || { order: 0 }).order!)) {
         // A shallower change may have replaced this element: the next round finds its successor.
         if (!el.isConnected) stale = true;
@@ -370,6 +417,7 @@ export function createEngine(ctx: EngineContext): Engine {
             _changes: changes,
             _meta: meta,
             _selector: selector,
+            _keys: selectorKeys(selector),
             _fields: fields,
             _state: ITEM.waiting,
             _deadline: Infinity,
