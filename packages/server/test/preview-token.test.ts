@@ -75,6 +75,23 @@ describe("preview tokens in the config call", () => {
     expect(await shownFor({ preview_mode: true, preview_token: token })).toBe("exp_draft_price");
   });
 
+  it("desired_experiences cannot force a draft or paused experience without a valid token", async () => {
+    const draft = t.store.getExperience(t.account.id, "exp_draft_price")!;
+    t.store.saveExperience({ ...structuredClone(draft), id: "exp_paused_price", status: "paused", priority: 98 });
+    const key = await previewTokenKey(t.store);
+    const otherInstallation = mintPreviewToken(Buffer.alloc(32, 1), t.account.id, FIXED_NOW).token;
+    let n = 0;
+    for (const forced of ["exp_draft_price", "exp_paused_price"]) {
+      for (const extra of [{}, { preview_mode: true }, { preview_mode: true, preview_token: otherInstallation }]) {
+        const shown = await shownFor({ desired_experiences: [forced], ...extra }, `v-forced-${n++}`);
+        expect(shown, `${forced} ${JSON.stringify(extra)}`).toBe("exp_price_message");
+      }
+    }
+    // With the operator's token, forcing one of them shows it.
+    const { token } = mintPreviewToken(key, t.account.id, FIXED_NOW);
+    expect(await shownFor({ desired_experiences: ["exp_paused_price"], preview_mode: true, preview_token: token })).toBe("exp_paused_price");
+  });
+
   it("a token longer than any real one is a 400, not a 5xx", async () => {
     const res = await t.app.inject({
       method: "POST",
