@@ -8,7 +8,7 @@ import { SETTINGS_DEFAULTS } from "@storefit/contract";
 import type { GoalDefinition, RuleDefinition, TrackedEvent, User } from "@storefit/contract";
 import { openPostgresStore } from "../src/store/postgres/index.js";
 import type { PostgresStore } from "../src/store/postgres/index.js";
-import { migrate, partitionName } from "../src/store/postgres/migrations.js";
+import { MIGRATIONS, migrate, partitionName } from "../src/store/postgres/migrations.js";
 import { openSqliteStore } from "../src/store/sqlite/index.js";
 import type { ClientWrite, Exposure, NewExperience, Store } from "../src/store/types.js";
 import { freshDatabase } from "./support/postgres.js";
@@ -114,13 +114,13 @@ afterAll(async () => {
 const rows = async (text: string, params: unknown[] = []) => (await sql.query(text, params)).rows as Record<string, unknown>[];
 
 describe("migrations", () => {
-  it("applies migration 1 once; migrating again, from any node, changes nothing", async () => {
+  it("applies each migration once; migrating again, from any node, changes nothing", async () => {
     const tables = async () => (await rows("SELECT relname FROM pg_class WHERE relkind IN ('r', 'p') AND relnamespace = 'public'::regnamespace ORDER BY relname")).map((r) => r.relname);
     const before = await tables();
     await store.migrate();
     await Promise.all([store.migrate(), other.migrate()]);
-    expect(await store.appliedMigrations()).toEqual([1]);
-    expect(await rows("SELECT count(*)::int AS n FROM schema_migrations")).toEqual([{ n: 1 }]);
+    expect(await store.appliedMigrations()).toEqual(MIGRATIONS.map((m) => m.version));
+    expect(await rows("SELECT count(*)::int AS n FROM schema_migrations")).toEqual([{ n: MIGRATIONS.length }]);
     expect(await tables()).toEqual(before);
   });
 

@@ -293,4 +293,36 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       ALTER TABLE experiences ADD COLUMN exclusion_group_json TEXT;
     `,
   },
+  {
+    version: 12,
+    name: "results: each visitor's first exposure, kept at insert",
+    sql: `
+      -- Each visitor's first randomised exposure to an experience (docs/results.md "Who counts"):
+      -- the smallest requested_time, at the same millisecond the smallest variation id, at the
+      -- same both the one stored first. Kept by the exposure insert (store/sqlite/client-writes.ts)
+      -- in its transaction, so the results read one row per visitor here instead of ranking the
+      -- visitor's exposures and reading the split by rowid. seq: the exposure's, moved when an
+      -- earlier exposure arrives late and takes the place.
+      CREATE TABLE first_exposures (
+        account_id TEXT NOT NULL,
+        experience_id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        variation_id TEXT,
+        requested_time INTEGER NOT NULL,
+        probability REAL,
+        split TEXT,
+        seq INTEGER NOT NULL,
+        PRIMARY KEY (account_id, experience_id, user_id)
+      ) WITHOUT ROWID;
+      INSERT INTO first_exposures (account_id, experience_id, user_id, variation_id, requested_time, probability, split, seq)
+      SELECT account_id, experience_id, user_id, variation_id, requested_time, probability, split, seq
+      FROM (
+        SELECT *, row_number() OVER (
+          PARTITION BY account_id, experience_id, user_id ORDER BY requested_time, variation_id, seq) AS rn
+        FROM exposures
+        WHERE experience_id IS NOT NULL AND user_id IS NOT NULL AND forced = 0
+      )
+      WHERE rn = 1;
+    `,
+  },
 ];

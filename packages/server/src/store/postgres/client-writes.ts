@@ -90,7 +90,25 @@ const INSERT_EXPOSURES = `
     RETURNING ${EXPOSURE_KEY}
   ),
   accepted AS (SELECT f.* FROM firsts f JOIN new_keys USING (${EXPOSURE_KEY})),
-  stored AS (INSERT INTO exposures (${EXPOSURE_COLUMNS}) SELECT ${EXPOSURE_COLUMNS} FROM accepted ORDER BY ord)
+  stored AS (
+    INSERT INTO exposures (${EXPOSURE_COLUMNS}) SELECT ${EXPOSURE_COLUMNS} FROM accepted ORDER BY ord
+    RETURNING seq, account_id, experience_id, user_id, variation_id, requested_time, probability, split, forced
+  ),
+  -- Each visitor's first randomised exposure to the experience (migration 2), replaced only by an
+  -- earlier one (requested_time, then variation id), which a late summary can be. One candidate
+  -- per visitor (an upsert may not touch a row twice), in key order (row locks).
+  candidates AS (
+    SELECT DISTINCT ON (account_id, experience_id, user_id) account_id, experience_id, user_id, variation_id, requested_time, probability, split, seq
+    FROM stored WHERE NOT forced AND user_id IS NOT NULL AND experience_id IS NOT NULL
+    ORDER BY account_id, experience_id, user_id, requested_time, variation_id, seq
+  ),
+  firsts_kept AS (
+    INSERT INTO first_exposures AS f (account_id, experience_id, user_id, variation_id, requested_time, probability, split, seq)
+    SELECT * FROM candidates ORDER BY account_id, experience_id, user_id
+    ON CONFLICT (account_id, experience_id, user_id) DO UPDATE SET variation_id = excluded.variation_id,
+      requested_time = excluded.requested_time, probability = excluded.probability, split = excluded.split, seq = excluded.seq
+    WHERE (excluded.requested_time, excluded.variation_id) < (f.requested_time, f.variation_id)
+  )
   SELECT ord FROM accepted`;
 
 const DEVICE_COLUMNS = "account_id, device_customer_id, device_type, user_id, created_at, anonymous";

@@ -232,6 +232,35 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       CREATE INDEX alerts_account ON alerts (account_id);
     `,
   },
+  {
+    version: 2,
+    name: "results: each visitor's first exposure, kept at insert (SQLite's 12)",
+    sql: `
+      -- Each visitor's first randomised exposure to an experience (docs/results.md "Who counts"):
+      -- the smallest requested_time, at the same millisecond the smallest variation id, at the
+      -- same both the one stored first. Kept by the exposure insert (postgres/client-writes.ts)
+      -- in its statement, so the results read one row per visitor here instead of sorting all
+      -- of the experience's exposures. seq: the exposure's, moved when an earlier exposure
+      -- arrives late and takes the place. Not partitioned: one row per visitor and experience.
+      CREATE TABLE first_exposures (
+        account_id text COLLATE "C" NOT NULL,
+        experience_id text COLLATE "C" NOT NULL,
+        user_id text COLLATE "C" NOT NULL,
+        variation_id text COLLATE "C" NOT NULL,
+        requested_time bigint NOT NULL,
+        probability double precision,
+        split text COLLATE "C",
+        seq bigint NOT NULL,
+        PRIMARY KEY (account_id, experience_id, user_id)
+      );
+      INSERT INTO first_exposures (account_id, experience_id, user_id, variation_id, requested_time, probability, split, seq)
+      SELECT DISTINCT ON (account_id, experience_id, user_id)
+             account_id, experience_id, user_id, variation_id, requested_time, probability, split, seq
+      FROM exposures
+      WHERE experience_id IS NOT NULL AND user_id IS NOT NULL AND NOT forced
+      ORDER BY account_id, experience_id, user_id, requested_time, variation_id, seq;
+    `,
+  },
 ];
 
 /** The advisory lock migrate() holds: nodes starting together migrate one after another. */

@@ -33,25 +33,20 @@ const rangeBounds = (range: ResultsRange): [string, string] => [msBound(range.fr
 const dayDate = (day: number | null): string | null => (day === null ? null : new Date(day * 86_400_000).toISOString().slice(0, 10));
 
 /**
- * Each visitor's first randomised exposure to the experience ($1 account, $2 experience): the
- * earliest requested_time; at the same millisecond, the smallest variation id. The visitor
- * belongs to that variation from that moment (docs/results.md).
+ * Each visitor's first randomised exposure to the experience ($1 account, $2 experience): one row
+ * per visitor in first_exposures (migration 2), which the exposure insert keeps.
  */
 const FIRST_EXPOSURES = `
-  first_exposures AS (
-    SELECT DISTINCT ON (user_id) user_id, variation_id, requested_time AS t, probability, split
-    FROM exposures
-    WHERE account_id = $1 AND experience_id = $2 AND user_id IS NOT NULL AND NOT forced
-    ORDER BY user_id, requested_time, variation_id
+  firsts AS (
+    SELECT user_id, variation_id, requested_time AS t FROM first_exposures WHERE account_id = $1 AND experience_id = $2
   )`;
 
 /** Visitors per variation, UTC day of first exposure and split, of those first exposed in the range ($3, $4). */
 const EXPOSURE_DAYS_SQL = `
-  WITH ${FIRST_EXPOSURES}
-  SELECT variation_id, CASE WHEN t BETWEEN 0 AND ${MAX_DATE_MS} THEN t / 86400000 END AS day, split,
+  SELECT variation_id, CASE WHEN requested_time BETWEEN 0 AND ${MAX_DATE_MS} THEN requested_time / 86400000 END AS day, split,
          count(*) AS visitors, coalesce(sum(probability), 0) AS probability_sum, count(probability) AS probability_count
   FROM first_exposures
-  WHERE t >= $3 AND t < $4
+  WHERE account_id = $1 AND experience_id = $2 AND requested_time >= $3 AND requested_time < $4
   GROUP BY variation_id, day, split
   ORDER BY variation_id, day NULLS FIRST, split NULLS FIRST`;
 
@@ -149,7 +144,7 @@ function goalSumsQuery(
     ),
     placed AS (
       SELECT h.user_id, h.goal_id, h.cap, h.amount, h.ts, f.t, f.variation_id
-      FROM hits h JOIN first_exposures f ON f.user_id = h.user_id
+      FROM hits h JOIN firsts f ON f.user_id = h.user_id
     ),
     per_visitor AS (
       SELECT variation_id, goal_id, cap,

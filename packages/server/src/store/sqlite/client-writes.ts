@@ -75,9 +75,19 @@ export function sqliteClientWrites(d: SqliteDb): Sync<ClientWriteStore & Visitor
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT DO NOTHING`,
     );
+    // The visitor's first randomised exposure to the experience (migration 12): replaced only by
+    // an earlier one (requested_time, then variation id), which a late summary can be.
+    const keepFirst = d.sql(
+      `INSERT INTO first_exposures (account_id, experience_id, user_id, variation_id, requested_time, probability, split, seq)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (account_id, experience_id, user_id) DO UPDATE SET variation_id = excluded.variation_id,
+         requested_time = excluded.requested_time, probability = excluded.probability, split = excluded.split, seq = excluded.seq
+       WHERE excluded.requested_time < first_exposures.requested_time
+          OR (excluded.requested_time = first_exposures.requested_time AND excluded.variation_id < first_exposures.variation_id)`,
+    );
     let accepted = 0;
     for (const x of exposures) {
-      accepted += stmt.run(
+      const { changes, lastInsertRowid } = stmt.run(
         accountId,
         x.user_customer_id,
         x.user_id ?? null,
@@ -93,7 +103,11 @@ export function sqliteClientWrites(d: SqliteDb): Sync<ClientWriteStore & Visitor
         now,
         x.split ?? null,
         x.forced ? 1 : 0,
-      ).changes;
+      );
+      accepted += changes;
+      if (changes && !x.forced && x.user_id != null && x.experience_id != null) {
+        keepFirst.run(accountId, x.experience_id, x.user_id, x.variation_id ?? "", Math.trunc(x.requested_time), x.probability ?? null, x.split ?? null, lastInsertRowid);
+      }
     }
     return { accepted, duplicates: exposures.length - accepted };
   };

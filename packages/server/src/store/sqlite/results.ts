@@ -22,24 +22,13 @@ import type { SqlParams, SqliteDb } from "./db.js";
  * event insert loop to about half, on the client API's hot path, for a query the dashboard runs
  * now and then (docs/benchmarks.md, "Results").
  */
-const FIRST_EXPOSURES = `
-  ranked AS (
-    SELECT seq, user_id, variation_id, requested_time AS t, probability,
-           row_number() OVER (PARTITION BY user_id ORDER BY requested_time, variation_id) AS rn
-    FROM exposures
-    WHERE account_id = @account AND experience_id = @experience AND user_id IS NOT NULL AND forced = 0
-  ),
-  first AS (SELECT seq, user_id, variation_id, t, probability FROM ranked WHERE rn = 1 AND t >= @from_ms AND t < @to_ms)`;
-
 /**
- * A visitor's first exposure to the experience, for a row `h` with a user_id: the same order as
- * FIRST_EXPOSURES (requested_time; at the same millisecond, the smallest variation id), one seek
- * in the index of migration 4.
+ * A visitor's first exposure to the experience, for a row `h` with a user_id: one seek in
+ * first_exposures (migration 12), which the exposure insert keeps.
  */
 const FIRST_OF_VISITOR = (column: "requested_time" | "variation_id") => `(
-  SELECT x.${column} FROM exposures x
-  WHERE x.account_id = @account AND x.experience_id = @experience AND x.user_id = h.user_id AND x.forced = 0
-  ORDER BY x.requested_time, x.variation_id LIMIT 1)`;
+  SELECT x.${column} FROM first_exposures x
+  WHERE x.account_id = @account AND x.experience_id = @experience AND x.user_id = h.user_id)`;
 
 /**
  * An event's name and a REVENUE event's amount are read from their columns (migration 9, filled
@@ -180,18 +169,17 @@ const rangeParams = (range: ResultsRange) => ({
 });
 
 /**
- * Days as whole UTC days since the epoch (the text date is made once per group, in JS). The split
- * is not in the index (a seventh column there slows every exposure insert): it is read by rowid
- * for each visitor's first exposure only.
+ * Visitors per variation, UTC day of first exposure (whole days since the epoch; the text date is
+ * made once per group, in JS) and split, of those first exposed in the range: one range of
+ * first_exposures' primary key.
  */
 const EXPOSURE_DAYS_SQL = `
-  WITH ${FIRST_EXPOSURES}
-  SELECT f.variation_id, CASE WHEN f.t BETWEEN 0 AND ${MAX_DATE_MS} THEN f.t / 86400000 END AS day,
-         (SELECT x.split FROM exposures x WHERE x.seq = f.seq) AS split, count(*) AS visitors,
-         coalesce(sum(f.probability), 0) AS probability_sum, count(f.probability) AS probability_count
-  FROM first f
-  GROUP BY f.variation_id, day, split
-  ORDER BY f.variation_id, day, split`;
+  SELECT variation_id, CASE WHEN requested_time BETWEEN 0 AND ${MAX_DATE_MS} THEN requested_time / 86400000 END AS day,
+         split, count(*) AS visitors, coalesce(sum(probability), 0) AS probability_sum, count(probability) AS probability_count
+  FROM first_exposures
+  WHERE account_id = @account AND experience_id = @experience AND requested_time >= @from_ms AND requested_time < @to_ms
+  GROUP BY variation_id, day, split
+  ORDER BY variation_id, day, split`;
 
 export function sqliteResults(d: SqliteDb): Sync<ResultsStore> {
   /** During a results statement: goal id → the page paths that match the goal page. */
