@@ -186,6 +186,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     sdkDir: opts.sdkDir ?? defaultDir("../../sdk/dist/"),
     ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}),
     publicOrigins: opts.publicOrigins ?? [],
+    trustsProxy: Array.isArray(opts.trustProxy) ? opts.trustProxy.length > 0 : Boolean(opts.trustProxy),
   });
 
   const dashboardDir = opts.dashboardDir ?? defaultDir("../../dashboard/dist/");

@@ -112,6 +112,30 @@ describe("the snippet's api_host (issue #17 finding 7)", () => {
     }
   });
 
+  it("behind a trusted proxy, also varies by the forwarded host and scheme it reads", async () => {
+    const origins = ["https://cdn.storefit.test", "https://api.storefit.test"];
+    const proxied = await makeApp({ sdkDir, dashboardDir: join(sdkDir, "none"), publicOrigins: origins, trustProxy: true });
+    try {
+      const res = await proxied.app.inject({
+        url: `/v1/accounts/${DEMO_CLIENT_KEY}/snippet.js`,
+        headers: { host: "cdn.storefit.test", "x-forwarded-host": "api.storefit.test", "x-forwarded-proto": "https" },
+      });
+      expect(settingsOf(res.body).api_host).toBe("https://api.storefit.test");
+      expect(String(res.headers.vary).split(/,\s*/)).toEqual(["Host", "X-Forwarded-Host", "X-Forwarded-Proto"]);
+    } finally {
+      await proxied.close();
+    }
+    // Without the setting the forwarded headers are not read, and the answer varies by Host only.
+    const direct = await makeApp({ sdkDir, dashboardDir: join(sdkDir, "none"), publicOrigins: origins });
+    try {
+      const res = await direct.app.inject({ url: `/v1/accounts/${DEMO_CLIENT_KEY}/snippet.js`, headers: { host: "cdn.storefit.test", "x-forwarded-host": "api.storefit.test" } });
+      expect(settingsOf(res.body).api_host).toBe("https://cdn.storefit.test");
+      expect(res.headers.vary).toBe("Host");
+    } finally {
+      await direct.close();
+    }
+  });
+
   it("with no public origin configured, takes loopback hosts only and refuses any other (421)", async () => {
     const bare = await makeApp({ sdkDir, dashboardDir: join(sdkDir, "none") });
     try {

@@ -66,12 +66,15 @@ function jsLiteral(value: unknown): string {
 
 export function assetRoutes(
   app: FastifyInstance,
-  opts: { store: Store; sdkDir: string; publicUrl?: string; publicOrigins?: readonly string[] },
+  opts: { store: Store; sdkDir: string; publicUrl?: string; publicOrigins?: readonly string[]; trustsProxy?: boolean },
 ): void {
   const script = cachedFile(join(opts.sdkDir, "storefit.js"));
   const publicUrl = opts.publicUrl?.replace(/\/+$/, "");
   const publicOrigins = (opts.publicOrigins ?? []).map(originOf).filter((o): o is string => o !== null);
   const knownOrigins = new Set(publicOrigins);
+  // Behind a trusted proxy Fastify reads the host and scheme from X-Forwarded-Host and
+  // X-Forwarded-Proto when they are sent, so without PUBLIC_URL the snippet depends on them too.
+  const varyBy = opts.trustsProxy ? "Host, X-Forwarded-Host, X-Forwarded-Proto" : "Host";
 
   /**
    * The api_host a snippet names: PUBLIC_URL, else the origin the request was made to when it
@@ -137,7 +140,7 @@ export function assetRoutes(
       const f = script();
       if (!f) return sendError(reply, 404, "not_found", "The storefront script is not built (npm run build)");
       // Without PUBLIC_URL the answer depends on the Host header: a shared cache keeps one per host.
-      if (!publicUrl) reply.header("vary", "Host");
+      if (!publicUrl) reply.header("vary", varyBy);
       const apiHost = apiHostOf(req);
       if (!apiHost) {
         return sendError(reply, 421, "forbidden_origin", `${req.host} is not a public origin of this service (set PUBLIC_URL or PUBLIC_ORIGINS)`);
