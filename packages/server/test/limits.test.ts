@@ -1,7 +1,9 @@
 // Issue #17, fair limits: a per-address bucket in front of the client key's, X-Forwarded-For only
 // with the trustProxy setting, sign-in limited per (email, address) and per address, password
 // hashes bounded in number, and the dashboard's files served without waiting behind them.
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { closeSync, constants, mkdtempSync, mkdirSync, openSync, rmSync, writeFileSync } from "node:fs";
+import { open } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -129,4 +131,34 @@ describe("password hashing under a sign-in flood", () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 120_000);
+
+  it("the dashboard's files are answered while every thread of libuv's pool is held", async () => {
+    // Opening a FIFO for reading blocks its pool thread until a writer opens it: more opens than
+    // the pool has threads hold all of them, as scrypt would without the hashing cap. A file
+    // read through the pool would wait here until the end; one served from memory does not.
+    const dir = mkdtempSync(join(tmpdir(), "storefit-dash-"));
+    const fifo = join(dir, "held");
+    execFileSync("mkfifo", [fifo]);
+    const held: Promise<unknown>[] = [];
+    try {
+      mkdirSync(join(dir, "assets"));
+      writeFileSync(join(dir, "index.html"), "<!doctype html><title>Storefit</title>");
+      writeFileSync(join(dir, "assets", "app.js"), "console.log(1);");
+      t = await makeApp({ dashboardDir: dir });
+      for (let i = 0; i < 64; i++) held.push(open(fifo, "r").then((f) => f.close()));
+      const answers = Promise.all(["/assets/app.js", "/", "/experiences"].map((url) => t!.app.inject({ method: "GET", url })));
+      // Generous: from memory this takes milliseconds; through the pool it never comes.
+      const outcome = await Promise.race([answers, new Promise<"waited">((r) => setTimeout(() => r("waited"), 20_000))]);
+      expect(outcome, "a dashboard file waited for the thread pool").not.toBe("waited");
+      expect((outcome as { statusCode: number }[]).map((a) => a.statusCode)).toEqual([200, 200, 200]);
+    } finally {
+      if (held.length) {
+        // A writer lets every open go on (a reader waiting in open counts, so this does not fail).
+        const writer = openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK);
+        await Promise.all(held);
+        closeSync(writer);
+      }
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
