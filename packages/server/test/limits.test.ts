@@ -94,7 +94,7 @@ describe("sign-in limits", () => {
 });
 
 describe("password hashing under a sign-in flood", () => {
-  it("never runs more than the cap at once, answers the overflow 503, and the dashboard's files do not wait", async () => {
+  it("never runs more than the cap at once, answers the overflow 503, and the dashboard's files are answered meanwhile", async () => {
     const dir = mkdtempSync(join(tmpdir(), "storefit-dash-"));
     try {
       mkdirSync(join(dir, "assets"));
@@ -110,20 +110,16 @@ describe("password hashing under a sign-in flood", () => {
       expect(first.headers["content-type"]).toMatch(/javascript/);
       expect((await t.app.inject({ method: "GET", url: "/some/dashboard/route" })).body).toMatch(/<title>Storefit/);
 
-      const floodStart = performance.now();
       const flood = Array.from({ length: 40 }, (_, i) => signIn(t!, `198.18.${i >> 8}.${i & 255}`, `fresh-${i}@flood.example`, "x"));
       // Once the flood has reached scrypt, ask for the bundle while every hash slot is busy.
       while (hashingStats().active < HASH_CONCURRENCY) await new Promise((resolve) => setImmediate(resolve));
-      const fileStart = performance.now();
       const during = await file();
-      const fileMs = performance.now() - fileStart;
       const stats = hashingStats();
       const statuses = (await Promise.all(flood)).map((r) => r.statusCode);
-      const floodMs = performance.now() - floodStart;
 
+      // That it does not wait for the thread pool is the next test's (without timing anything).
       expect(during.statusCode).toBe(200);
-      // Served from memory: not after the flood's hashes, which took many times longer.
-      expect(fileMs, `file ${fileMs.toFixed(0)} ms, flood ${floodMs.toFixed(0)} ms`).toBeLessThan(Math.max(200, floodMs / 4));
+      expect(during.body).toBe(bundle);
       expect(stats.active).toBe(HASH_CONCURRENCY);
       expect(hashingStats().peak).toBeLessThanOrEqual(HASH_CONCURRENCY);
       expect(new Set(statuses)).toEqual(new Set([401, 503]));
