@@ -52,6 +52,8 @@ describe("install", () => {
     const status = page.getByTestId("install-status");
     await expect.poll(() => status.getAttribute("data-state")).toBe("waiting");
     expect(await status.innerText()).toContain("Waiting for the first event");
+    // The link to visit the shop opens it at its real address, port included (the demo shop is not on port 80).
+    expect(await page.getByTestId("install-shop-link").getAttribute("href")).toBe(stack.shopUrl("/"));
 
     const snippet = `<script src="${stack.apiUrl}/v1/accounts/ck_demo_littlesprouts/snippet.js"></script>`;
     expect(await page.getByTestId("install-snippet").innerText()).toBe(snippet);
