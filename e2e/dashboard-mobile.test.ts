@@ -111,6 +111,10 @@ describe("in plain words", () => {
     ["Audience editor", "/audiences?audience=new", () => page.getByLabel("Attribute of rule 1")],
     ["Experience editor", `/experiences/${DEMO_EXPERIENCE}`, () => page.getByLabel("Name", { exact: true })],
     ["New experience", "/experiences/new", () => page.getByLabel("Name", { exact: true })],
+    ["Results", `/experiences/${DEMO_EXPERIENCE}/results`, () => page.getByTestId("rule-results").or(page.getByText("No visitors yet"))],
+    ["Visual editor", `/experiences/${DEMO_EXPERIENCE}/visual`, () => page.getByLabel("Page address")],
+    ["Live events", "/events", () => page.getByRole("heading", { level: 1 })],
+    ["Install", "/install", () => page.getByTestId("install-status")],
   ];
 
   it("no screen names the spec or shows a script error code", async () => {
