@@ -63,6 +63,12 @@ export type StorefitSettings = AccountFlags & {
   page_blacklist: string[];
   referrer_blacklist: string[];
   environment: "prod" | "stage";
+  /**
+   * The account's revision when the snippet was made: a kept config answer of the same revision
+   * may be applied on a repeat view without waiting (docs/api.md "Answer cache"). Absent (settings
+   * set by the page itself): every view waits for the config call.
+   */
+  revision?: number;
 };
 
 /** spec §9 "Storage and defaults". `client_key`, `api_host` and `domain` have no default. */

@@ -299,7 +299,18 @@ export type ConfigsResponse = {
   user_id: string;
   page_paths?: string[];
   long_url?: string;
+  /** Present when the script may keep the answer for the visitor's repeat views of the page. */
+  cache?: AnswerCache;
 };
+
+/**
+ * docs/api.md "Answer cache": the account revision the answer was decided at, and the visitor
+ * attributes (top-level names, as audience conditions read them) it depends on besides the
+ * visitor and the page. A repeat view of the same page by the same visitor may apply the kept
+ * answer without waiting while the snippet names the same revision and these attributes hold
+ * the same values.
+ */
+export type AnswerCache = { revision: number; attributes: readonly string[] };
 
 export type EventsRequest = { user: User; events: TrackedEvent[]; cf_client_sdk_version?: string };
 

@@ -67,8 +67,21 @@ describe("scripts", () => {
       sdk_timeout_ms: 5000,
     });
     expect(settings.pages.length).toBeGreaterThanOrEqual(25);
+    // The account's revision (docs/api.md "Answer cache"): a kept config answer of another is never shown.
+    expect(settings.revision).toBe(t.store.getAccountByClientKey(DEMO_CLIENT_KEY)!.revision);
+    // Always revalidated, in the background: a page load never waits for the snippet it has.
+    expect(res.headers["cache-control"]).toBe("public, max-age=0, stale-while-revalidate=604800");
     const again = await app.inject({ url: `/v1/accounts/${DEMO_CLIENT_KEY}/snippet.js`, headers: { "if-none-match": res.headers.etag as string } });
     expect(again.statusCode).toBe(304);
+  });
+
+  it("names the account's new revision after a change, under a new ETag", async () => {
+    const revisionOf = (body: string) => JSON.parse(body.slice(0, body.indexOf("\n")).replace(/^window\.storefitSettings=/, "").replace(/;$/, "")).revision as number;
+    const before = await app.inject(`/v1/accounts/${DEMO_CLIENT_KEY}/snippet.js`);
+    t.store.updateAccount(t.account.id, (a) => ({ settings: { ...a.settings, sdk_timeout_ms: 4000 } }));
+    const after = await app.inject({ url: `/v1/accounts/${DEMO_CLIENT_KEY}/snippet.js`, headers: { "if-none-match": before.headers.etag as string } });
+    expect(after.statusCode).toBe(200);
+    expect(revisionOf(after.body)).toBeGreaterThan(revisionOf(before.body));
   });
 
   it("answers 404 JSON for an unknown account's snippet and unknown routes", async () => {
@@ -89,7 +102,7 @@ describe("the snippet's api_host (issue #17 finding 7)", () => {
     const res = await snippet(app, "evil.example");
     expect(settingsOf(res.body).api_host).toBe("https://api.storefit.test");
     expect(String(res.headers.vary ?? "")).not.toMatch(/host/i);
-    expect(res.headers["cache-control"]).toBe("public, max-age=60");
+    expect(res.headers["cache-control"]).toBe("public, max-age=0, stale-while-revalidate=604800");
   });
 
   it("without PUBLIC_URL, names the Host only when it is a public origin, else the first of them; Vary: Host", async () => {

@@ -347,6 +347,22 @@ describe("the config answer (product.md Appendix A)", () => {
     expect((bare.json() as ConfigsResponse).long_url).toBe(`${SHOP_ORIGIN}${path}`);
   });
 
+  it("says a repeat view may keep it, at the account's revision, with the attributes its audiences read", async () => {
+    const ask = async (path: string) =>
+      (await post(`/v1/users/configs/${q}`, { user: user("v-cache"), current_page_path: path, current_domain: "littlesprouts.localhost" })).json() as ConfigsResponse;
+    const before = await ask(usProduct());
+    expect(before.cache).toEqual({ revision: store.getAccountByClientKey(DEMO_CLIENT_KEY)!.revision, attributes: expect.any(Array) });
+    // The home page's welcome popup is for first-time visitors: that attribute is named.
+    expect((await ask("/")).cache!.attributes).toContain("is_first_time_visitor");
+    // A publish moves the revision every kept answer is checked against.
+    const price = store.getExperience(account.id, "exp_price_message")!;
+    store.saveExperience({ ...price, name: `${price.name} (edited)` });
+    expect((await ask(usProduct())).cache!.revision).toBeGreaterThan(before.cache!.revision);
+    // Forced answers are never kept.
+    const forced = await post(`/v1/users/configs/${q}`, { user: user("v-cache"), current_page_path: usProduct(), current_domain: "littlesprouts.localhost", desired_experiences: ["exp_price_message"] });
+    expect((forced.json() as ConfigsResponse).cache).toBeUndefined();
+  });
+
   it("answers a page path of any script whole: the tail of the answer is measured in UTF-8 bytes", async () => {
     const path = "/produkte/für-kinder-子供-🍼";
     const res = await post(`/v1/users/configs/${q}`, { user: user("v-utf8"), current_page_path: path, current_domain: "littlesprouts.localhost" });
@@ -391,7 +407,7 @@ describe("the config answer (product.md Appendix A)", () => {
       expect(Number(res.headers["content-length"])).toBe(res.rawPayload.length);
       const body = res.json() as ConfigsResponse;
       // The joined bytes are the serialization of the parsed answer, key for key.
-      expect(res.body).toBe(JSON.stringify({ configs: body.configs, user_id: body.user_id, page_paths: body.page_paths, long_url: body.long_url }));
+      expect(res.body).toBe(JSON.stringify({ configs: body.configs, user_id: body.user_id, page_paths: body.page_paths, long_url: body.long_url, ...(body.cache ? { cache: body.cache } : {}) }));
       if (path === usProduct()) expect(Object.values(body.configs).map((c) => (c.variation as { innerHTML: string }).innerHTML)).toEqual([text, text]);
       if (path === "/") expect(Object.keys(body.configs)).toHaveLength(1);
       if (path === "/nothing-runs-here") expect(body.configs).toEqual({});

@@ -3,6 +3,7 @@
 // they differ (see the header of src/decide/conditions.ts).
 import { describe, expect, it } from "vitest";
 import {
+  conditionAttributes,
   attributesOf,
   compareVersions,
   evalCondition,
@@ -711,4 +712,26 @@ describe("attributesOf", () => {
       expect(evalCondition(attrs, condition)).toBe(expected);
     });
   }
+});
+
+describe("conditionAttributes", () => {
+  it("names every attribute a condition reads, by its top-level name, through $and, $or, $nor and $not", () => {
+    const names = conditionAttributes({
+      cf_device_type: "mobile",
+      "orders.sku": { $in: ["a"] },
+      $and: [{ tags: "vip" }, { $or: [{ "private.tier": 2 }, { $nor: [{ utm_source: { $exists: true } }] }] }],
+      $not: { "session.cart": { $elemMatch: { price: { $gt: 10 } } } },
+    });
+    expect([...names!].sort()).toEqual(["cf_device_type", "orders", "private", "session", "tags", "utm_source"]);
+  });
+
+  it("is null when the condition reads the decision time, however deep", () => {
+    expect(conditionAttributes({ $or: [{ tags: "a" }, { $not: { now: { $gt: 1 } } }] })).toBeNull();
+    expect(conditionAttributes({ "now.x": 1 })).toBeNull();
+  });
+
+  it("reads nothing from a malformed condition", () => {
+    expect([...conditionAttributes(null)!]).toEqual([]);
+    expect([...conditionAttributes({ $and: "x", $or: [1, null] })!]).toEqual([]);
+  });
 });

@@ -468,3 +468,41 @@ describe("mutually exclusive groups (issue #16)", () => {
     expect(Object.keys(run([a], visitor, {}, { preview_mode: true }).configs)).toHaveLength(1);
   });
 });
+
+describe("what a repeat view may keep (docs/api.md \"Answer cache\")", () => {
+  const aud = (id: string, condition: Audience["condition"]): [string, Audience] => [id, { id, name: id, description: "", condition, created_at: "", updated_at: "" }];
+  const audiences = new Map<string, Audience>([
+    aud("aud_plan", { $or: [{ "properties.plan": "gold" }, { $not: { tags: { $elemMatch: { $eq: "vip" } } } }] }),
+    aud("aud_page", { path: { $regex: "^/products" }, domain: DOMAIN, utm_source: "mail" }),
+    aud("aud_time", { now: { $gt: 0 } }),
+  ]);
+  const withAudience = (id: string, audienceId: string, pages = experience(id).pages): Experience => ({
+    ...experience(id, { pages }),
+    rules: [{ id: `rule_${id}`, audience_id: audienceId, behaviour: { id: `beh_${id}`, name: "b", traffic_allocation: 1, variations: [variation("a", 1)] } }],
+  });
+
+  it("names the attributes that the audiences of the page's experiences read (page-bound path and domain left out)", () => {
+    const d = run([withAudience("e1", "aud_plan"), withAudience("e2", "aud_page")], "v", { audiences });
+    expect([...d.cache!.attributes].sort()).toEqual(["properties", "tags", "utm_source"]);
+  });
+
+  it("leaves out experiences that do not target the page", () => {
+    const elsewhere = withAudience("e3", "aud_time", [{ domain: DOMAIN, page_path: "/cart", page_match: "exact_match" }]);
+    expect(run([experience("e1"), elsewhere], "v", { audiences }).cache).toEqual({ attributes: [] });
+  });
+
+  it("keeps nothing when an audience reads the decision time, or the answer is forced", () => {
+    expect(run([withAudience("e1", "aud_time")], "v", { audiences }).cache).toBeNull();
+    expect(run([experience("e1")], "v", {}, { preview_mode: true }).cache).toBeNull();
+    expect(run([experience("e1")], "v", {}, { desired_experiences: ["e1"] }).cache).toBeNull();
+    expect(run([experience("e1")], "v", {}, { preferred_experiences: ["e1"] }).cache).toBeNull();
+  });
+
+  it("is the same for a page answered from the plan cache", () => {
+    const planCache = new Map();
+    const first = run([withAudience("e1", "aud_plan")], "v1", { audiences, planCache });
+    const second = run([withAudience("e1", "aud_plan")], "v2", { audiences, planCache });
+    expect(second.cache).toEqual(first.cache);
+    expect(planCache.size).toBe(1);
+  });
+});

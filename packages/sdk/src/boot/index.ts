@@ -41,7 +41,8 @@ import type { Scope } from "../core/scope.js";
 import { hidePage, revealPage } from "../dom/visibility.js";
 import { xp } from "../dom/apply.js";
 import { createEngine } from "../dom/engine.js";
-import type { EngineContext } from "../dom/engine.js";
+import type { Engine, EngineContext } from "../dom/engine.js";
+import { answerPage, keepAnswer, keptAnswer } from "./answer-cache.js";
 import { templateOf } from "../ext/template-rules.js";
 import { createTracker } from "../track/tracker.js";
 import { post } from "../track/transport.js";
@@ -88,8 +89,12 @@ declare global {
  */
 export type ConfigCallState = "not_needed" | "sent" | "received" | "error" | "timed_out";
 
-/** The config call's progress, shared by the time-out and the answer; the ready event's detail. */
-type ConfigCall = { state: ConfigCallState; timed_out: boolean };
+/**
+ * The config call's progress, shared by the time-out and the answer; the ready event's detail.
+ * `cached`: the page was shown with the answer kept from an earlier view (boot/answer-cache.ts),
+ * and the call runs behind the reveal.
+ */
+type ConfigCall = { state: ConfigCallState; timed_out: boolean; cached?: boolean };
 
 /**
  * One initialization: what its steps share, and what the page API acts on while it is current.
@@ -101,6 +106,9 @@ type Instance = Omit<ExtContext, "configs" | "post" | "storageGet" | "storageSet
   _call: ConfigCall;
   /** Every config of the last answer, by config_customer_id (for getValue). */
   _configs: Record<string, Config>;
+  /** The last config call's answer and the user it sent, kept after the reveal (answer-cache.ts). */
+  _answer?: Partial<ConfigsResponse>;
+  _sentUser?: string;
 };
 
 /** What the gate let through: the page runs, in this mode. */
@@ -160,19 +168,22 @@ async function init(): Promise<void> {
   if (delay > 0) await wait(inst.scope, delay);
   if (current !== inst) return;
   let configs = configsWithoutCall(inst);
-  if (!configs) {
+  const page = answerPage(inst.visitor.user, win.location);
+  // A repeat view shows the answer kept from the last one and asks behind the reveal.
+  const kept = !configs && mayKeep(inst) ? keptAnswer(inst.prefix, inst.settings, inst.visitor.user, page) : null;
+  if (kept) {
+    inst._call.cached = true;
+    configs = kept;
+  } else if (!configs) {
     const res = await post(inst.ep, CLIENT_PATHS.configs, configsRequest(inst));
     if (current !== inst) return;
     configs = configsFromAnswer(inst, res);
   }
-  const onPage = configsToApply(inst, configs);
+  let onPage = configsToApply(inst, configs);
   const engineContext = engineContextOf(inst);
-  const engine = createEngine(engineContext);
+  let engine = createEngine(engineContext);
   inst.scope.add(engine.revert);
-  // spec §3 Template: a template config's display rules (trigger, visibility, close memory) govern
-  // all of its markup, also HTML the provider put in its element changes; the extension applies
-  // those when the template shows (ext/templates.ts), so they are not applied here.
-  const { applied, redirect } = await engine.apply(onPage.filter((c) => !templateOf(c)));
+  const { applied, redirect } = await engine.apply(applicable(onPage));
   if (current !== inst) return;
   // A global redirection leaves the page: revealing it would flash the original until the next
   // page loads. The sdk time-out still reveals it if the navigation fails.
@@ -183,9 +194,60 @@ async function init(): Promise<void> {
   // Leave only now: the summaries and the view of this page are on their way (keepalive requests
   // outlive the page), so a redirect test counts the visitors of the page being left (issue #16).
   if (redirect) return void safe(() => win.location.replace(redirect));
+  if (kept) {
+    const res = await post(inst.ep, CLIENT_PATHS.configs, configsRequest(inst));
+    if (current !== inst) return;
+    const fresh = configsFromAnswer(inst, res);
+    // A failed or late call (without personalize-after-timeout) leaves the page as it is shown.
+    if (res.ok && (!inst._call.timed_out || inst.settings.personalize_after_timeout)) {
+      const latest = configsToApply(inst, fresh);
+      if (JSON.stringify(latest) !== JSON.stringify(onPage)) {
+        engine = await reconcile(inst, engine, engineContext, onPage, latest);
+        if (current !== inst) return;
+        onPage = latest;
+      }
+    }
+  }
+  if (mayKeep(inst) && inst._answer) keepAnswer(inst.prefix, page, JSON.parse(inst._sentUser!), inst._answer.cache, Object.values(inst._answer.configs || {}));
   const ext = await loadExtension(inst.settings.api_host);
   if (ext && current === inst) startExtension(inst, ext, onPage, engineContext);
 }
+
+/**
+ * spec §3 Template: a template config's display rules (trigger, visibility, close memory) govern
+ * all of its markup, also HTML the provider put in its element changes; the extension applies
+ * those when the template shows (ext/templates.ts), so the engine leaves them out.
+ */
+const applicable = (configs: Config[]) => configs.filter((c) => !templateOf(c));
+
+/**
+ * Whether answers may be kept and shown on repeat views: with the snippet's revision, on normal
+ * visits whose decision nothing in the address forces (docs/api.md "Answer cache").
+ */
+const mayKeep = (inst: Instance) => {
+  const p = inst._params;
+  return inst.settings.intelligent_code && !inst.preview && typeof inst.settings.revision === "number" && !p.desired.length && !p.preferred.length && !p.cfid;
+};
+
+/**
+ * The answer behind a repeat view differs from the kept one that is shown (a publish the
+ * snippet did not know of yet): the new configs replace the old ones in one task, so no frame
+ * shows the page without either, and only the exposures this view had not reported are sent.
+ */
+async function reconcile(inst: Instance, old: Engine, context: EngineContext, shown: Config[], configs: Config[]): Promise<Engine> {
+  old.revert();
+  const engine = createEngine(context);
+  inst.scope.add(engine.revert);
+  const { applied, redirect } = await engine.apply(applicable(configs));
+  emit(DOCUMENT_EVENTS.applied, applied);
+  const seen = new Set(shown.map(exposureKey));
+  const summaries = summariesOf(inst, configs.filter((c) => !seen.has(exposureKey(c))));
+  if (summaries.length) void post(inst.ep, CLIENT_PATHS.summaries, { user: inst.visitor.user, summaries } satisfies SummariesRequest);
+  if (redirect && current === inst) safe(() => win.location.replace(redirect));
+  return engine;
+}
+
+const exposureKey = (c: Config) => xp(c).experience_id + " " + c.variation_id + " " + c.config_id;
 
 /** Settings, URL parameters and the gate (spec §4 modes, §8 stops); null when the script stops here. */
 function passGate(): Start | null {
@@ -319,6 +381,7 @@ function configsRequest(inst: Instance): ConfigsRequest {
   const { _params: params, visitor } = inst;
   const loc = win.location;
   inst._call.state = "sent";
+  inst._sentUser = JSON.stringify(visitor.user);
   return {
     user: visitor.user,
     current_page_path: loc.pathname + loc.search,
@@ -342,6 +405,7 @@ function configsFromAnswer(inst: Instance, res: CallResult): Config[] {
     // spec §8: log status, message and data, reveal, continue silently; report the error (with
     // fetch, never a beacon) only when error reporting is on and the status is not 403.
     call.state = "error";
+    inst._answer = {};
     log(res.code, res.status, res.data);
     emit(DOCUMENT_EVENTS.error, { code: res.code, status: res.status });
     // spec §8: error-report events are tracked for diagnosis.
@@ -355,6 +419,7 @@ function configsFromAnswer(inst: Instance, res: CallResult): Config[] {
   // `|| {}` rather than `?.`: the ES2019 build spells optional chaining out in full.
   const answer = (res.data || {}) as Partial<ConfigsResponse>;
   const configs = Object.values(answer.configs || {});
+  inst._answer = answer;
   if (answer.user_id) inst.visitor.user.user_id = answer.user_id;
   if (!inst.settings.intelligent_code && !inst.preview) storageSetJson("sessionStorage", cacheKey(inst), configs);
   return configs;
@@ -395,12 +460,24 @@ function engineContextOf(inst: Instance): EngineContext {
 function reportPageView(inst: Instance, onPage: Config[], applied: string[], redirect: string | undefined): void {
   const settings = inst.settings;
   const visitor = inst.visitor;
-  const requestedTime = now();
   // A redirect leaves the page unseen: only the experience that redirected was shown to the
   // visitor (its config is the last one applied); the others' exposures would be false.
   const by = redirect && onPage.find((c) => c.config_id === applied[applied.length - 1]);
-  const exposed = by ? onPage.filter((c) => xp(c).experience_id === xp(by).experience_id) : onPage;
-  const summaries: ConfigSummary[] = exposed.map((c) => ({
+  const summaries = summariesOf(inst, by ? onPage.filter((c) => xp(c).experience_id === xp(by).experience_id) : onPage);
+  if (summaries.length && !inst.preview) {
+    const body: SummariesRequest = { user: visitor.user, summaries };
+    void post(inst.ep, CLIENT_PATHS.summaries, body);
+  }
+  // A view of a goal page says so (spec §3 "Active pages"), so results need no second lookup.
+  const goal: Properties = isPage(settings, settings.goal_pages) ? { cf_goal_page: true } : {};
+  inst.tracker.track("PAGE", "page_view", { cf_current_page_url: win.location.href, ...goal }, { pageview_seq_number: visitor.pageviewSeq, config_summary: summaries });
+}
+
+/** The config summaries (spec §3) of configs shown on this page view. */
+function summariesOf(inst: Instance, exposed: Config[]): ConfigSummary[] {
+  const visitor = inst.visitor;
+  const requestedTime = now();
+  return exposed.map((c) => ({
     config_id: c.config_id,
     version: c.version,
     user_id: visitor.user.user_id,
@@ -413,13 +490,6 @@ function reportPageView(inst: Instance, onPage: Config[], applied: string[], red
     rule_id: xp(c).rule_id,
     is_template_config: !!(c.properties || {}).custom_template,
   }));
-  if (summaries.length && !inst.preview) {
-    const body: SummariesRequest = { user: visitor.user, summaries };
-    void post(inst.ep, CLIENT_PATHS.summaries, body);
-  }
-  // A view of a goal page says so (spec §3 "Active pages"), so results need no second lookup.
-  const goal: Properties = isPage(settings, settings.goal_pages) ? { cf_goal_page: true } : {};
-  inst.tracker.track("PAGE", "page_view", { cf_current_page_url: win.location.href, ...goal }, { pageview_seq_number: visitor.pageviewSeq, config_summary: summaries });
 }
 
 /** What the page needs only once it is shown comes in storefit-ext.js (core/ext.ts). */

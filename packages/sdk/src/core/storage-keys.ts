@@ -51,6 +51,8 @@ export const STORAGE_KEYS = {
   outboundMarker: "ob",
   /** session, JSON: + user customer id: the configs of the last config call, when intelligent code is off (spec §7). */
   configCache: "cfg_",
+  /** local, JSON: the last cacheable config answers, per visitor and page (boot/answer-cache.ts). */
+  answerCache: "ans",
   /** session: + goal name: how often that goal was clicked in the session (click_count). */
   clickCount: "clk_",
   /** local, JSON: the viewed-products list (spec §3, §9), also kept by the Shopify pixel. */

@@ -1,5 +1,5 @@
 // The config call's answer (spec §7, ConfigsResponse) as the bytes the route sends:
-//   {"configs":{"<key>":{…},…},"user_id":"…","page_paths":[…],"long_url":"…"}
+//   {"configs":{"<key>":{…},…},"user_id":"…","page_paths":[…],"long_url":"…","cache":{…}}
 //
 // Assembled by hand rather than by JSON.stringify of the answer, because a config's JSON depends
 // only on its page plan (experience, rule, variation, config; never the visitor): each config's
@@ -10,7 +10,7 @@
 // (client-api.test.ts compares) unless a config key looks like an array index ("42"):
 // JSON.stringify would put it first, the answer keeps the decision's order.
 
-import type { Config } from "@storefit/contract";
+import type { AnswerCache, Config } from "@storefit/contract";
 
 /** `"key":{…}`: a config's member of the answer's configs object, as UTF-8 JSON. */
 export function configMember(key: string, config: Config): Buffer {
@@ -21,8 +21,12 @@ const CONFIGS_OPEN = Buffer.from('{"configs":{');
 const COMMA_BYTE = 0x2c;
 
 /** The answer: the decision's config members, comma-separated, then the visitor's id, the page paths and the page's URL. */
-export function answerBytes(members: readonly Buffer[], rest: { userId: string; pagePaths: readonly string[]; longUrl: string }): Buffer {
-  const tail = `},"user_id":${JSON.stringify(rest.userId)},"page_paths":${JSON.stringify(rest.pagePaths)},"long_url":${JSON.stringify(rest.longUrl)}}`;
+export function answerBytes(
+  members: readonly Buffer[],
+  rest: { userId: string; pagePaths: readonly string[]; longUrl: string; cache?: AnswerCache | null },
+): Buffer {
+  const cache = rest.cache ? `,"cache":${JSON.stringify(rest.cache)}` : "";
+  const tail = `},"user_id":${JSON.stringify(rest.userId)},"page_paths":${JSON.stringify(rest.pagePaths)},"long_url":${JSON.stringify(rest.longUrl)}${cache}}`;
   const tailLength = Buffer.byteLength(tail);
   let length = CONFIGS_OPEN.length + tailLength + Math.max(0, members.length - 1);
   for (let i = 0; i < members.length; i++) length += members[i]!.length;

@@ -114,6 +114,28 @@ function matchKey(doc: unknown, key: string, arg: unknown): boolean {
   return matchValue(resolve(doc, key), arg);
 }
 
+/**
+ * The attributes a condition reads, by top-level name ("orders.sku" reads "orders"); null when it
+ * reads `now`, which no visitor can hold still. The repeat-view cache (docs/api.md "Answer
+ * cache") keys a stored answer on these attributes' values, so the names must cover every read:
+ * a field inside $elemMatch is relative to an array already named above it.
+ */
+export function conditionAttributes(condition: unknown, into = new Set<string>()): Set<string> | null {
+  if (!isObject(condition)) return into;
+  for (const [key, arg] of Object.entries(condition)) {
+    if (key === "$and" || key === "$or" || key === "$nor") {
+      if (Array.isArray(arg)) for (const c of arg) if (!conditionAttributes(c, into)) return null;
+    } else if (key === "$not") {
+      if (!conditionAttributes(arg, into)) return null;
+    } else if (!key.startsWith("$")) {
+      const name = key.split(".")[0]!;
+      if (name === "now") return null;
+      into.add(name);
+    }
+  }
+  return into;
+}
+
 /** The values a dotted path reaches; `[undefined]` when it reaches none. */
 function resolve(doc: unknown, path: string): unknown[] {
   const out: unknown[] = [];

@@ -35,7 +35,7 @@ import type {
 } from "../store/types.js";
 import { assignmentKey } from "../store/types.js";
 import { configMember } from "./answer.js";
-import { evalCondition } from "./conditions.js";
+import { conditionAttributes, evalCondition } from "./conditions.js";
 import { unitHash } from "./hash.js";
 
 export type Decision = {
@@ -46,6 +46,12 @@ export type Decision = {
    */
   configMembers: readonly Buffer[];
   page_paths: string[];
+  /**
+   * Whether the script may keep this answer for the visitor's repeat views of the page (docs/api.md
+   * "Answer cache"), and the visitor attributes it depends on; null: it may not (preview, forced
+   * experiences, or an audience on the decision time).
+   */
+  cache: { attributes: readonly string[] } | null;
   /** Assignments that are new or changed by this decision, to store (never in preview). */
   assignments: Assignment[];
 };
@@ -96,6 +102,11 @@ export type PagePlan = {
   page_paths: string[];
   /** How many distinct things (config keys, elements) the plan's configs can take. */
   claimCount: number;
+  /**
+   * The visitor attributes the audiences of this page's experiences read (page-bound `path` and
+   * `domain` left out: a cached answer is kept per page); null when one reads `now`.
+   */
+  cacheAttributes: string[] | null;
 };
 
 /** Page plans kept per account revision; beyond this, the cache starts again. */
@@ -190,6 +201,7 @@ export function planPage(
   const candidates: PlannedExperience[] = [];
   const pagePaths = new Set<string>();
   const claimIndex = new Map<string, number>();
+  let attributes: Set<string> | null = new Set<string>();
   const claimOf = (key: string): number => {
     let i = claimIndex.get(key);
     if (i === undefined) claimIndex.set(key, (i = claimIndex.size));
@@ -208,6 +220,7 @@ export function planPage(
     const here = new Map<VariationDefinition, PlannedVariation>();
     for (const rule of exp.rules) {
       const audience = rule.audience_id ? audiences.get(rule.audience_id) : undefined;
+      if (audience && attributes) attributes = conditionAttributes(audience.condition, attributes);
       const variations = rule.behaviour.variations;
       const onPage = variations.map((v) => v.configs.filter((c) => configMatchesPage(c, location, mainDomain)));
       // The rule takes on this page whatever any of its variations changes here, so an overlap
@@ -226,7 +239,9 @@ export function planPage(
     }
     candidates.push({ exp, here });
   }
-  return { candidates, page_paths: [...pagePaths], claimCount: claimIndex.size };
+  attributes?.delete("path");
+  attributes?.delete("domain");
+  return { candidates, page_paths: [...pagePaths], claimCount: claimIndex.size, cacheAttributes: attributes && [...attributes] };
 }
 
 function planFor(input: DecisionInput, location: Location, preview: boolean): PagePlan {
@@ -352,7 +367,9 @@ export function decide(input: DecisionInput): Decision {
       members.push(a.json);
     }
   }
-  return { configs, configMembers: members, page_paths: plan.page_paths, assignments: changed };
+  // A forced answer is not what the visitor's next view gets: never kept.
+  const cache = preview || desired.size > 0 || preferred.size > 0 || !plan.cacheAttributes ? null : { attributes: plan.cacheAttributes };
+  return { configs, configMembers: members, page_paths: plan.page_paths, cache, assignments: changed };
 }
 
 function variationById(rule: RuleDefinition, id: string): VariationDefinition | undefined {

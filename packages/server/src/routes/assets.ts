@@ -34,6 +34,9 @@ function etagOf(text: string): string {
 }
 
 /** The settings global of product.md §2 for one account. */
+/** The snippet's caching: always revalidated, in the background while a week-old copy is used. */
+export const SNIPPET_CACHE_CONTROL = "public, max-age=0, stale-while-revalidate=604800";
+
 export function settingsFor(account: Account, apiHost: string): StorefitSettings {
   return {
     ...account.settings,
@@ -41,6 +44,7 @@ export function settingsFor(account: Account, apiHost: string): StorefitSettings
     api_host: apiHost,
     cdn_host: `${apiHost}/cdn`,
     dimension_id: account.id,
+    revision: account.revision,
   };
 }
 
@@ -147,9 +151,12 @@ export function assetRoutes(
       }
       // Generated per request from the stored account: a change (PATCH /api/account) shows at
       // once, and the ETag — a hash of the whole answer — lets browsers and CDNs revalidate cheaply.
+      // Stale-while-revalidate: a page load never waits for the snippet it already has, and its
+      // `revision` is at most one page view old (docs/api.md "Answer cache"): a view after a
+      // publish runs the kept snippet and fetches the new one for the next view.
       const body = `window.storefitSettings=${jsLiteral(settingsFor(account, apiHost))};\n${f.text}`;
       const etag = etagOf(body);
-      reply.header("etag", etag).header("cache-control", "public, max-age=60").header("x-content-type-options", "nosniff");
+      reply.header("etag", etag).header("cache-control", SNIPPET_CACHE_CONTROL).header("x-content-type-options", "nosniff");
       if (req.headers["if-none-match"] === etag) return reply.code(304).send();
       return reply.type(JS).send(body);
     },

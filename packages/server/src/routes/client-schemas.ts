@@ -171,6 +171,15 @@ export const configsAnswer = {
     user_id: { type: "string", description: "u_ + sha256(account id:customer id), the same on every node" },
     page_paths: { type: "array", items: { type: "string" }, description: "Paths this account personalizes on the current domain" },
     long_url: { type: "string", description: "The full URL of the page decided for" },
+    cache: {
+      type: "object",
+      description: "Present when the script may keep this answer for the visitor's repeat views of the page (docs/api.md \"Answer cache\")",
+      required: ["revision", "attributes"],
+      properties: {
+        revision: { type: "integer", description: "The account revision the answer was decided at" },
+        attributes: { type: "array", items: { type: "string" }, description: "Visitor attributes (top-level names) the answer depends on" },
+      },
+    },
   },
 } as const;
 

@@ -212,7 +212,12 @@ export function clientRoutes(
         await writes.submit({ kind: "decision", accountId: account.id, userId, user: body.user, assignments: decision.assignments, now: now() });
         visitors.recorded(visitor, decision.assignments, nowMs);
       }
-      const answer = answerBytes(decision.configMembers, { userId, pagePaths: decision.page_paths, longUrl: longUrlOf(body, req.headers.origin) });
+      const answer = answerBytes(decision.configMembers, {
+        userId,
+        pagePaths: decision.page_paths,
+        longUrl: longUrlOf(body, req.headers.origin),
+        cache: decision.cache && { revision: account.revision, attributes: decision.cache.attributes },
+      });
       return reply.type("application/json; charset=utf-8").send(answer);
     },
   );
