@@ -33,10 +33,10 @@ function etagOf(text: string): string {
   return `"${createHash("sha1").update(text).digest("base64url")}"`;
 }
 
-/** The settings global of product.md §2 for one account. */
 /** The snippet's caching: always revalidated, in the background while a week-old copy is used. */
 export const SNIPPET_CACHE_CONTROL = "public, max-age=0, stale-while-revalidate=604800";
 
+/** The settings global of product.md §2 for one account. */
 export function settingsFor(account: Account, apiHost: string): StorefitSettings {
   return {
     ...account.settings,
