@@ -4,7 +4,8 @@
 // - a preview link made by the dashboard opens the shop on its port and shows a draft; the same
 //   address with `customfit_preview=1` alone (no operator's token) shows the live shop;
 // - the visual editor suggests the demo's product page on the shop's port, and its bridge starts;
-// - a wrong address gets a message naming it and the likely cause.
+// - a wrong address, a page without the snippet and a page that refuses frames each get a message
+//   naming the address and the likely cause.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import type { ExperienceDetail, ExperienceInput, SessionInfo } from "@storefit/contract";
@@ -180,5 +181,22 @@ describe("addresses the operator can open", () => {
     await problem.waitFor({ timeout: 25_000 });
     await expect.poll(() => problem.innerText(), { timeout: 15_000 }).toContain("the Storefit snippet is not on it");
     expect(await problem.innerText()).toContain(image);
+  }, 120_000);
+
+  it("a page that refuses frames: the editor names the header that refuses it", async () => {
+    const page = await operator();
+    const draft = await createDraft(page, "Draft title on a page that refuses frames");
+    const variation = draft.rules[0]!.behaviour.variations[0]!;
+    await page.goto(`${stack.apiUrl}/experiences/${draft.id}/visual?variation=${variation.id}`);
+    // The shop's host on the service's port: the service's own page, framed only by itself.
+    const refusing = `http://${DEMO_DOMAIN}:${new URL(stack.apiUrl).port}/`;
+    await page.getByLabel("Page address").fill(refusing);
+    await page.getByRole("button", { name: "Open", exact: true }).click();
+    const problem = page.getByTestId("page-problem");
+    await problem.waitFor({ timeout: 25_000 });
+    await expect.poll(() => problem.innerText(), { timeout: 15_000 }).toContain("The shop does not let other sites show this page in a frame.");
+    const text = await problem.innerText();
+    expect(text).toContain(refusing);
+    expect(text).toContain("frame-ancestors 'self'");
   }, 120_000);
 });
