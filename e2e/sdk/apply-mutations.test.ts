@@ -17,7 +17,9 @@ import type { ApplyResult } from "../../packages/sdk/src/dom/engine.js";
 let browser: Browser;
 let server: StaticServer;
 const contexts: BrowserContext[] = [];
-beforeAll(async () => void ([browser, server] = await Promise.all([launchBrowser(), startStaticServer()])));
+beforeAll(
+  async () => void ([browser, server] = await Promise.all([launchBrowser(), startStaticServer()])),
+);
 afterEach(async () => {
   await Promise.all(contexts.splice(0).map((c) => c.close()));
   server.reset();
@@ -28,7 +30,10 @@ afterAll(async () => {
 });
 
 async function open(body: string): Promise<Page> {
-  server.set("/page", `<!doctype html><html><head><meta charset="utf-8"></head><body>${body}</body></html>`);
+  server.set(
+    "/page",
+    `<!doctype html><html><head><meta charset="utf-8"></head><body>${body}</body></html>`,
+  );
   const context = await newVisitor(browser);
   contexts.push(context);
   const page = await context.newPage();
@@ -37,14 +42,19 @@ async function open(body: string): Promise<Page> {
 }
 const FAR = { settings: { reapply_timer_ms: 600_000 } };
 const apply = (page: Page, configs: Config[]) => applyInPage(page, configs, FAR);
-const counts = (page: Page) => page.evaluate(() => (window as unknown as { __result: ApplyResult }).__result.counts!);
+const counts = (page: Page) =>
+  page.evaluate(() => (window as unknown as { __result: ApplyResult }).__result.counts!);
 
 /** Counts, from now on, the selector queries (document or element, all or one, `matches`) whose selector is one of `selectors`. */
 const countQueries = (page: Page, selectors: string[]) =>
   page.evaluate((selectors) => {
     const w = window as unknown as { __queries: number };
     w.__queries = 0;
-    for (const proto of [Document.prototype, Element.prototype, DocumentFragment.prototype] as unknown as Record<string, (s: string) => unknown>[])
+    for (const proto of [
+      Document.prototype,
+      Element.prototype,
+      DocumentFragment.prototype,
+    ] as unknown as Record<string, (s: string) => unknown>[])
       for (const name of ["querySelectorAll", "querySelector", "matches", "closest"]) {
         const own = Object.getOwnPropertyDescriptor(proto, name);
         if (!own) continue;
@@ -55,30 +65,50 @@ const countQueries = (page: Page, selectors: string[]) =>
         };
       }
   }, selectors);
-const queries = (page: Page) => page.evaluate(() => (window as unknown as { __queries: number }).__queries);
+const queries = (page: Page) =>
+  page.evaluate(() => (window as unknown as { __queries: number }).__queries);
 /** Waits until the observer's callbacks ran (a task after the mutation's microtasks). */
 const settle = (page: Page) => page.evaluate(() => new Promise((r) => setTimeout(r, 50)));
 
 const PRODUCT = `<div id="product"><h2 class="name">Soap</h2><p class="price">$10</p><img id="hero" src="/a.png" alt=""></div>`;
-const configs = () => [el("#product .name", { innerHTML: "Gentle soap" }), el(".price", { innerHTML: "$8" }), el("#hero", { src: "/b.png" }), el("#footer-note", { innerHTML: "Free shipping" })];
+const configs = () => [
+  el("#product .name", { innerHTML: "Gentle soap" }),
+  el(".price", { innerHTML: "$8" }),
+  el("#hero", { src: "/b.png" }),
+  el("#footer-note", { innerHTML: "Free shipping" }),
+];
 
 describe("the observer looks at the configs the added nodes could concern", () => {
-  it("re-applies every config whose element a re-render re-added, deep inside the added node too", async () => {
-    const page = await open(`<main id="app">${PRODUCT}</main><p id="footer-note">Shipping</p>`);
-    await apply(page, configs());
-    expect(await counts(page)).toEqual({ applies: 4, readded: 0, drift: 0 });
-    for (let i = 1; i <= 3; i++) {
-      // A framework re-renders the product block: three targets are new nodes, inside a new node.
-      await page.evaluate((product) => (document.getElementById("app")!.innerHTML = product), PRODUCT);
-      await settle(page);
-      expect(await page.evaluate(() => [document.querySelector(".name")!.innerHTML, document.querySelector(".price")!.innerHTML, document.getElementById("hero")!.getAttribute("src")])).toEqual(["Gentle soap", "$8", "/b.png"]);
-      expect(await counts(page)).toEqual({ applies: 4 + 3 * i, readded: 3 * i, drift: 0 });
-    }
-    expect(await page.locator("#footer-note").innerHTML()).toBe("Free shipping");
-  });
+  // The targets right inside the re-rendered block, and among many other new nodes.
+  const LARGE = `<div id="product"><h2 class="name">Soap</h2>${"<div><span>filler</span></div>".repeat(10)}<p class="price">$10</p><img id="hero" src="/a.png" alt=""></div>`;
+  for (const [what, block] of [
+    ["a small block", PRODUCT],
+    ["a large block", LARGE],
+  ] as const)
+    it(`re-applies every config whose element a re-render re-added, deep inside the added node too (${what})`, async () => {
+      const page = await open(`<main id="app">${block}</main><p id="footer-note">Shipping</p>`);
+      await apply(page, configs());
+      expect(await counts(page)).toEqual({ applies: 4, readded: 0, drift: 0 });
+      for (let i = 1; i <= 3; i++) {
+        // A framework re-renders the product block: three targets are new nodes, inside a new node.
+        await page.evaluate((block) => (document.getElementById("app")!.innerHTML = block), block);
+        await settle(page);
+        expect(
+          await page.evaluate(() => [
+            document.querySelector(".name")!.innerHTML,
+            document.querySelector(".price")!.innerHTML,
+            document.getElementById("hero")!.getAttribute("src"),
+          ]),
+        ).toEqual(["Gentle soap", "$8", "/b.png"]);
+        expect(await counts(page)).toEqual({ applies: 4 + 3 * i, readded: 3 * i, drift: 0 });
+      }
+      expect(await page.locator("#footer-note").innerHTML()).toBe("Free shipping");
+    });
 
   it("queries no config's selector when the page adds and removes nodes elsewhere", async () => {
-    const page = await open(`<main id="app">${PRODUCT}</main><p id="footer-note">Shipping</p><ul id="feed"></ul>`);
+    const page = await open(
+      `<main id="app">${PRODUCT}</main><p id="footer-note">Shipping</p><ul id="feed"></ul>`,
+    );
     const list = configs();
     await apply(page, list);
     await countQueries(
@@ -88,14 +118,21 @@ describe("the observer looks at the configs the added nodes could concern", () =
     for (let i = 0; i < 5; i++) {
       await page.evaluate((i) => {
         const feed = document.getElementById("feed")!;
-        feed.insertAdjacentHTML("beforeend", `<li class="review"><b>Review ${i}</b> <span>great soap</span></li>`);
+        feed.insertAdjacentHTML(
+          "beforeend",
+          `<li class="review"><b>Review ${i}</b> <span>great soap</span></li>`,
+        );
         if (i > 2) feed.firstElementChild!.remove();
       }, i);
       await settle(page);
     }
     expect(await queries(page)).toBe(0);
     // A node the page adds that one config's selector needs gets that config, and only it, queried.
-    await page.evaluate(() => document.getElementById("feed")!.insertAdjacentHTML("beforeend", '<li><p class="price">$12</p></li>'));
+    await page.evaluate(() =>
+      document
+        .getElementById("feed")!
+        .insertAdjacentHTML("beforeend", '<li><p class="price">$12</p></li>'),
+    );
     await settle(page);
     expect(await queries(page)).toBe(1);
     expect(await page.locator("#feed .price").innerHTML()).toBe("$8");
@@ -106,8 +143,14 @@ describe("the observer looks at the configs the added nodes could concern", () =
     await apply(page, [el("#list > li:nth-of-type(2)", { cf_classes_add: "picked" })]);
     expect(await page.evaluate(() => document.querySelector(".picked")!.textContent)).toBe("B");
     // The new first item is not the second: the element that now is, A, was not added.
-    await page.evaluate(() => document.getElementById("list")!.insertAdjacentHTML("afterbegin", "<li>Z</li>"));
+    await page.evaluate(() =>
+      document.getElementById("list")!.insertAdjacentHTML("afterbegin", "<li>Z</li>"),
+    );
     await settle(page);
-    expect(await page.evaluate(() => Array.from(document.querySelectorAll(".picked"), (e) => e.textContent))).toEqual(["A", "B"]);
+    expect(
+      await page.evaluate(() =>
+        Array.from(document.querySelectorAll(".picked"), (e) => e.textContent),
+      ),
+    ).toEqual(["A", "B"]);
   });
 });

@@ -307,22 +307,20 @@ export function createEngine(ctx: EngineContext): Engine {
       for (const item of index.get(key) || []) if (live(item)) found.add(item);
     };
     const visit = (el: Element) => {
-      if (el.id) look("#" + el.id.toLowerCase());
+      if (el.id) look("#" + el.id);
       const classes = el.classList;
-      for (let i = 0; i < classes.length; i++) look("." + classes[i]!.toLowerCase());
+      for (let i = 0; i < classes.length; i++) look("." + classes[i]!);
       look(el.localName);
     };
-    let added = false;
     for (const record of records)
       for (let n = 0, nodes = record.addedNodes; n < nodes.length; n++) {
-        const node = nodes[n]!;
-        if (node.nodeType !== 1 || !node.isConnected) continue;
-        added = true;
-        visit(node as Element);
-        const all = (node as Element).getElementsByTagName("*");
+        const root = nodes[n] as Element;
+        if (root.nodeType !== 1 || !root.isConnected) continue;
+        look("*");
+        visit(root);
+        const all = root.getElementsByTagName("*");
         for (let i = 0; i < all.length; i++) visit(all[i]!);
       }
-    if (added) look("*");
     const some = items.filter((item) => live(item) && (found.has(item) || !item._keys || item._changes.cf_retain_value));
     if (some.length) scan(some);
   };
@@ -417,7 +415,8 @@ export function createEngine(ctx: EngineContext): Engine {
             _changes: changes,
             _meta: meta,
             _selector: selector,
-            _keys: selectorKeys(selector),
+            // A quirks-mode page matches ids and classes in any case: no keys there.
+            _keys: doc.compatMode === "BackCompat" ? null : selectorKeys(selector),
             _fields: fields,
             _state: ITEM.waiting,
             _deadline: Infinity,
