@@ -361,11 +361,19 @@ export function experienceRoutes(app: FastifyInstance, opts: AdminOptions): void
       });
       const cached = resultsCache.get(key);
       if (cached) return cached;
-      const exposed = await store.exposureVisitors(accountId, experience.id, range.ms);
+      // Without a date range, from the state folded since the last call (docs/results.md
+      // "Incremental results"); a range is computed in full.
+      const { exposed, aggregate } =
+        range.from === null && range.to === null
+          ? await store.foldResults(accountId, experience.id, experience.goals)
+          : {
+              exposed: await store.exposureVisitors(accountId, experience.id, range.ms),
+              aggregate: await store.resultsAggregate(accountId, experience.id, experience.goals, range.ms),
+            };
       const answer = computeResults({
         experience,
         exposed,
-        aggregate: await store.resultsAggregate(accountId, experience.id, experience.goals, range.ms),
+        aggregate,
         audienceNames: new Map((await store.listAudiences(accountId)).map((a) => [a.id, a.name])),
         options,
         now: new Date(opts.clock()),

@@ -325,4 +325,41 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       WHERE rn = 1;
     `,
   },
+  {
+    version: 13,
+    name: "results: the state folded incrementally",
+    sql: `
+      -- The results without a date range, folded from a watermark (docs/results.md "Incremental
+      -- results"): per experience, the goals the state was made for, the last event and exposure
+      -- seqs it covers, and its totals (JSON: visitors per variation, day and split; goal sums
+      -- per goal, variation and day, float sums kept exact). Derived data only: deleting a row
+      -- makes the next results call fold from nothing.
+      CREATE TABLE results_state (
+        account_id TEXT NOT NULL,
+        experience_id TEXT NOT NULL,
+        goals TEXT NOT NULL,
+        event_seq INTEGER NOT NULL,
+        exposure_seq INTEGER NOT NULL,
+        totals TEXT NOT NULL,
+        PRIMARY KEY (account_id, experience_id)
+      ) WITHOUT ROWID;
+      -- Per visitor counted: their first exposure and per goal their state (JSON), as counted in
+      -- the totals, so that a change takes away exactly what was added.
+      CREATE TABLE results_visitors (
+        account_id TEXT NOT NULL,
+        experience_id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        state TEXT NOT NULL,
+        PRIMARY KEY (account_id, experience_id, user_id)
+      ) WITHOUT ROWID;
+      -- The variations each visitor was exposed to (the distinct visitors per variation).
+      CREATE TABLE results_seen (
+        account_id TEXT NOT NULL,
+        experience_id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        variation_id TEXT NOT NULL,
+        PRIMARY KEY (account_id, experience_id, user_id, variation_id)
+      ) WITHOUT ROWID;
+    `,
+  },
 ];

@@ -189,6 +189,9 @@ export type ResultsAggregate = {
   goals: GoalSums[];
 };
 
+/** An experience's results without a date range, folded incrementally (ResultsStore.foldResults). */
+export type FoldedResults = { aggregate: ResultsAggregate; exposed: { distinct: number; byVariation: VariationVisitors[] } };
+
 export type ExposureDay = {
   variation_id: string;
   /** YYYY-MM-DD (UTC) of the visitors' first exposure; null when their clock said a time before 1970 or after 9999. */
@@ -373,7 +376,14 @@ export interface ResultsStore {
   pageViews(accountId: string, range: ResultsRange, limit: number): Awaitable<PageViews>;
   /** Distinct visitors with a page view (browser time in `range`) on one of these pages. */
   pageVisitors(accountId: string, range: ResultsRange, pages: readonly { domain: string; page_path: string }[]): Awaitable<number>;
-  /** The experience's results as sufficient statistics, read in one consistent snapshot. */
+  /**
+   * The experience's results without a date range: what resultsAggregate and exposureVisitors
+   * answer, from a state kept in the database and folded forward from the event and exposure
+   * seqs it covers (docs/results.md "Incremental results"), so a call costs in proportion to
+   * what arrived since the last. A change of the goals starts the state again from nothing.
+   */
+  foldResults(accountId: string, experienceId: string, goals: readonly GoalDefinition[]): Awaitable<FoldedResults>;
+  /** The experience's results as sufficient statistics, read in one consistent snapshot (a full recompute). */
   resultsAggregate(accountId: string, experienceId: string, goals: readonly GoalDefinition[], range?: ResultsRange): Awaitable<ResultsAggregate>;
 }
 

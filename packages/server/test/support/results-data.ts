@@ -38,9 +38,14 @@ export const OTHER_GOALS: GoalDefinition[] = [
   { id: "g-home", name: "Home", kind: "page_view", page: { domain: "", page_path: "/", page_match: "exact_match" } },
 ];
 
+/** Revenue amounts whose sums are exact in any order. */
+export const DYADIC_AMOUNTS = [12.5, 30.25, 64, "8.125 EUR", 0, -5];
+/** Amounts as shops have them: their float sums depend on the order of addition. */
+export const DECIMAL_AMOUNTS = [19.99, 0.1, 0.7, "12.30 EUR", 1e-9, 3.3333];
+
 const visitorOf = (id: string): User => ({ user_customer_id: id, anonymous: true });
 
-/** What was written, in order: the reference reads it as the stores store it. */
+/** What was written, each row with its place in the order of writing (`order`, over both lists). */
 export type Written = { exposures: (Exposure & { order: number })[]; events: (TrackedEvent & { user_id: string; order: number })[] };
 
 /**
@@ -49,7 +54,7 @@ export type Written = { exposures: (Exposure & { order: number })[]; events: (Tr
  * exposures, and events of every kind before and after exposure, including visitors whose events
  * arrive before any exposure of theirs.
  */
-export function round(next: () => number, accountId: string, round: number, users: number, written: Written): ClientWrite[] {
+export function round(next: () => number, accountId: string, round: number, users: number, written: Written, amounts: readonly (number | string)[] = DYADIC_AMOUNTS): ClientWrite[] {
   const writes: ClientWrite[] = [];
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]!;
   const now = new Date(START + 30 * DAY).toISOString();
@@ -87,7 +92,7 @@ export function round(next: () => number, accountId: string, round: number, user
       if (kind === 0) events.push({ event_type: "PAGE", event_customer_id: "x|page", domain: pick(["shop.example", "Shop.Example", "elsewhere.test"]), insert_id, event_timestamp: ts, properties: { page_path: pick(["/checkout", "/checkout/step", "/", "/cart"]) } });
       else if (kind === 1) events.push({ event_type: "TRACK", event_customer_id: `shop.example|${pick(["add_to_cart", "other"])}`, domain: "shop.example", insert_id, event_timestamp: ts, properties: {} });
       else if (kind === 2) events.push({ event_type: "CLICK", event_customer_id: "shop.example|button", domain: "shop.example", insert_id, event_timestamp: ts, properties: {} });
-      else events.push({ event_type: "REVENUE", event_customer_id: "shop.example|order", domain: "shop.example", insert_id, event_timestamp: ts, properties: { revenue_amount: pick([12.5, 30.25, 64, "8.125 EUR", 0, -5]) } });
+      else events.push({ event_type: "REVENUE", event_customer_id: "shop.example|order", domain: "shop.example", insert_id, event_timestamp: ts, properties: { revenue_amount: pick(amounts) } });
     }
     // Events first for some visitors: their exposure arrives in this round's later write, or a later round.
     const eventsFirst = next() < 0.3;
@@ -96,11 +101,11 @@ export function round(next: () => number, accountId: string, round: number, user
     for (const w of eventsFirst ? [eventWrite, exposureWrite] : [exposureWrite, eventWrite]) {
       if (w.kind === "exposures" && w.exposures.length) {
         writes.push(w);
-        for (const x of w.exposures) written.exposures.push({ ...x, order: written.exposures.length });
+        for (const x of w.exposures) written.exposures.push({ ...x, order: written.exposures.length + written.events.length });
       }
       if (w.kind === "events" && w.events.length) {
         writes.push(w);
-        for (const e of w.events) written.events.push({ ...e, user_id: u, order: written.events.length });
+        for (const e of w.events) written.events.push({ ...e, user_id: u, order: written.exposures.length + written.events.length });
       }
     }
   }
@@ -188,4 +193,20 @@ export function expectedAggregate(written: Written, goals: readonly GoalDefiniti
   }
   const goalSums = [...sums.values()].sort((a, b) => byText(a.goal_id, b.goal_id) || byText(a.variation_id, b.variation_id) || byText(a.date, b.date));
   return { exposures, goals: goals.length ? goalSums : [] };
+}
+
+/** The distinct visitors exposureVisitors answers without a range: in all, and per variation seen. */
+export function expectedExposed(written: Written): { distinct: number; byVariation: { variation_id: string; visitors: number }[] } {
+  const all = new Set<string>();
+  const byVariation = new Map<string, Set<string>>();
+  for (const x of written.exposures) {
+    if (x.forced || x.experience_id !== EXPERIENCE || !x.user_id) continue;
+    all.add(x.user_id);
+    const users = byVariation.get(x.variation_id!) ?? new Set<string>();
+    byVariation.set(x.variation_id!, users.add(x.user_id));
+  }
+  return {
+    distinct: all.size,
+    byVariation: [...byVariation].map(([variation_id, users]) => ({ variation_id, visitors: users.size })).sort((a, b) => byText(a.variation_id, b.variation_id)),
+  };
 }

@@ -261,6 +261,43 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       ORDER BY account_id, experience_id, user_id, requested_time, variation_id, seq;
     `,
   },
+  {
+    version: 3,
+    name: "results: the state folded incrementally (SQLite's 13)",
+    sql: `
+      -- The results without a date range, folded from a watermark (docs/results.md "Incremental
+      -- results"), shared by every node: per experience, the goals the state was made for, the
+      -- last event and exposure seqs it covers, and its totals (JSON). A node folds while holding
+      -- this row's lock, so two nodes never fold the same arrivals twice. Derived data only:
+      -- deleting a row makes the next results call fold from nothing.
+      CREATE TABLE results_state (
+        account_id text COLLATE "C" NOT NULL,
+        experience_id text COLLATE "C" NOT NULL,
+        goals text NOT NULL,
+        event_seq bigint NOT NULL,
+        exposure_seq bigint NOT NULL,
+        totals text NOT NULL,
+        PRIMARY KEY (account_id, experience_id)
+      );
+      -- Per visitor counted: their first exposure and per goal their state (JSON), as counted in
+      -- the totals, so that a change takes away exactly what was added.
+      CREATE TABLE results_visitors (
+        account_id text COLLATE "C" NOT NULL,
+        experience_id text COLLATE "C" NOT NULL,
+        user_id text COLLATE "C" NOT NULL,
+        state text NOT NULL,
+        PRIMARY KEY (account_id, experience_id, user_id)
+      );
+      -- The variations each visitor was exposed to (the distinct visitors per variation).
+      CREATE TABLE results_seen (
+        account_id text COLLATE "C" NOT NULL,
+        experience_id text COLLATE "C" NOT NULL,
+        user_id text COLLATE "C" NOT NULL,
+        variation_id text COLLATE "C" NOT NULL,
+        PRIMARY KEY (account_id, experience_id, user_id, variation_id)
+      );
+    `,
+  },
 ];
 
 /** The advisory lock migrate() holds: nodes starting together migrate one after another. */

@@ -7,9 +7,11 @@
 import type pg from "pg";
 import { matchDomain, matchPagePath } from "@storefit/contract";
 import type { GoalDefinition } from "@storefit/contract";
-import type { ExposureDay, GoalSums, PageViews, ResultsAggregate, ResultsRange, ResultsStore, VariationVisitors } from "../types.js";
+import type { ExposureDay, FoldedResults, GoalSums, PageViews, ResultsAggregate, ResultsRange, ResultsStore, VariationVisitors } from "../types.js";
 import { GOAL_EVENT_TYPES, MAX_DATE_MS, NAMED_TYPES } from "../event-fields.js";
-import { query, snapshot } from "./db.js";
+import { query, snapshot, transaction } from "./db.js";
+import { Fold, GoalMatcher, aggregateOf, applyEvent, countIn, countVisitor, emptyTotals, exposedOf, goalTypes, goalsKey, parseVisitor, sameFirst, visitorJson } from "../../results/incremental.js";
+import type { CandidateEvent, CountedVisitor, FirstExposure, Totals } from "../../results/incremental.js";
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
@@ -49,6 +51,181 @@ const EXPOSURE_DAYS_SQL = `
   WHERE account_id = $1 AND experience_id = $2 AND requested_time >= $3 AND requested_time < $4
   GROUP BY variation_id, day, split
   ORDER BY variation_id, day NULLS FIRST, split NULLS FIRST`;
+
+/**
+ * The one pass's filter over events `e`: each goal type's events, narrowed to the goal pages'
+ * paths (`paths`; null: no page goal) or the goals' names; `param` adds a parameter.
+ */
+function candidateFilter(paths: ReadonlySet<string> | null, namesByType: ReadonlyMap<string, Set<string> | "any">, revenue: boolean, param: (value: unknown) => string): string {
+  const kept: string[] = [];
+  if (paths) kept.push(`(e.event_type = 'PAGE' AND e.page_path = ANY (${param([...paths])}::text[]))`);
+  for (const [type, names] of namesByType) {
+    kept.push(names === "any" ? `e.event_type = '${type}'` : `(e.event_type = '${type}' AND e.event_name = ANY (${param([...names])}::text[]))`);
+  }
+  if (revenue) kept.push("e.event_type = 'REVENUE'");
+  return kept.length ? kept.join(" OR ") : "false";
+}
+
+/** The candidate filter of goals (`candidateFilter`), from the goals and the account's page paths. */
+function goalsFilter(goals: readonly GoalDefinition[], pagePaths: readonly string[], param: (value: unknown) => string): string {
+  let paths: Set<string> | null = null;
+  const namesByType = new Map<string, Set<string> | "any">();
+  for (const g of goals) {
+    const type = GOAL_EVENT_TYPES[g.kind];
+    if (g.kind === "page_view") {
+      const page = g.page ?? { page_path: "", page_match: "exact_match" as const };
+      paths ??= new Set();
+      for (const p of pagePaths) if (matchPagePath(page.page_match, page.page_path, p)) paths.add(p);
+    } else if (g.kind !== "revenue") {
+      const names = namesByType.get(type);
+      if (!g.event_name) namesByType.set(type, "any");
+      else if (names !== "any") namesByType.set(type, (names ?? new Set()).add(g.event_name));
+    }
+  }
+  return candidateFilter(paths, namesByType, goals.some((g) => g.kind === "revenue"), param);
+}
+
+/** An event's columns the incremental fold reads (results/incremental.ts CandidateEvent). */
+const CANDIDATE_COLUMNS = "e.user_id, e.event_timestamp, e.event_type, e.event_name, e.page_path, e.domain, e.revenue_amount";
+
+/** Rows written per statement when the state is made from nothing (each row is four parameters' worth of array items). */
+const SAVE_CHUNK = 20_000;
+
+/** The state from nothing: every first exposure, every candidate event up to `upE`, every variation seen. */
+async function rebuild(client: pg.PoolClient, accountId: string, experienceId: string, goals: readonly GoalDefinition[], matcher: GoalMatcher, upE: number): Promise<Totals> {
+  const key = [accountId, experienceId];
+  await client.query("DELETE FROM results_visitors WHERE account_id = $1 AND experience_id = $2", key);
+  await client.query("DELETE FROM results_seen WHERE account_id = $1 AND experience_id = $2", key);
+  await client.query(
+    `INSERT INTO results_seen (account_id, experience_id, user_id, variation_id)
+     SELECT DISTINCT account_id, experience_id, user_id, variation_id FROM exposures
+     WHERE account_id = $1 AND experience_id = $2 AND NOT forced AND user_id IS NOT NULL`,
+    key,
+  );
+  const totals = emptyTotals();
+  for (const r of await query<{ variation_id: string; n: number }>(client, "SELECT variation_id, count(*) AS n FROM results_seen WHERE account_id = $1 AND experience_id = $2 GROUP BY variation_id", key)) {
+    totals.seen[r.variation_id] = r.n;
+  }
+  const visitors = new Map<string, CountedVisitor>();
+  for (const f of await query<FirstExposure & { user_id: string }>(client, "SELECT user_id, variation_id, requested_time, probability, split FROM first_exposures WHERE account_id = $1 AND experience_id = $2", key)) {
+    visitors.set(f.user_id, countVisitor({ variation_id: f.variation_id, requested_time: f.requested_time, probability: f.probability, split: f.split }, [], matcher));
+  }
+  if (goals.length) {
+    const { paths } = await pageKeys(client, accountId, goals);
+    const params: unknown[] = [accountId, upE];
+    const filter = goalsFilter(goals, paths, (value) => {
+      params.push(value);
+      return `$${params.length}`;
+    });
+    // In seq order: each visitor's revenue is summed in the order a fold event by event sums it.
+    const events = await query<CandidateEvent>(client, `SELECT ${CANDIDATE_COLUMNS} FROM events e WHERE e.account_id = $1 AND e.seq <= $2 AND (${filter}) ORDER BY e.seq`, params);
+    for (const e of events) {
+      const v = visitors.get(e.user_id);
+      if (v) applyEvent(v, e, matcher);
+    }
+  }
+  for (const v of visitors.values()) {
+    totals.visitors++;
+    countIn(totals, goals, v, 1);
+  }
+  const rows = [...visitors];
+  for (let i = 0; i < rows.length; i += SAVE_CHUNK) await saveVisitors(client, accountId, experienceId, rows.slice(i, i + SAVE_CHUNK));
+  return totals;
+}
+
+async function saveVisitors(client: pg.PoolClient, accountId: string, experienceId: string, rows: readonly [string, CountedVisitor][]): Promise<void> {
+  if (!rows.length) return;
+  await client.query(
+    `INSERT INTO results_visitors (account_id, experience_id, user_id, state)
+     SELECT $1, $2, u, s FROM unnest($3::text[], $4::text[]) AS r (u, s)
+     ON CONFLICT (account_id, experience_id, user_id) DO UPDATE SET state = excluded.state`,
+    [accountId, experienceId, rows.map(([u]) => u), rows.map(([, v]) => visitorJson(v))],
+  );
+}
+
+/** What arrived after the state's seqs, up to upE and upX, folded into `totals`. */
+async function foldForward(
+  client: pg.PoolClient,
+  accountId: string,
+  experienceId: string,
+  goals: readonly GoalDefinition[],
+  matcher: GoalMatcher,
+  totals: Totals,
+  from: { e: number; x: number },
+  upE: number,
+  upX: number,
+): Promise<void> {
+  const key = [accountId, experienceId];
+  const fold = new Fold(goals, matcher);
+  const types = goalTypes(goals);
+  const stored = async (users: readonly string[]): Promise<Map<string, CountedVisitor>> =>
+    new Map(
+      (await query<{ user_id: string; state: string }>(client, "SELECT user_id, state FROM results_visitors WHERE account_id = $1 AND experience_id = $2 AND user_id = ANY ($3::text[])", [...key, users])).map(
+        (r) => [r.user_id, parseVisitor(r.state)],
+      ),
+    );
+  // New exposures: the variations seen, and the visitors whose first exposure is new or moved.
+  const exposed = await query<{ user_id: string; variation_id: string }>(
+    client,
+    `SELECT DISTINCT user_id, variation_id FROM exposures
+     WHERE account_id = $1 AND seq > $3 AND seq <= $4 AND experience_id = $2 AND NOT forced AND user_id IS NOT NULL`,
+    [...key, from.x, upX],
+  );
+  if (exposed.length) {
+    const added = await query<{ variation_id: string }>(
+      client,
+      `INSERT INTO results_seen (account_id, experience_id, user_id, variation_id)
+       SELECT $1, $2, u, v FROM unnest($3::text[], $4::text[]) AS x (u, v) ORDER BY u, v
+       ON CONFLICT DO NOTHING RETURNING variation_id`,
+      [...key, exposed.map((x) => x.user_id), exposed.map((x) => x.variation_id)],
+    );
+    for (const { variation_id } of added) totals.seen[variation_id] = (totals.seen[variation_id] ?? 0) + 1;
+    const users = [...new Set(exposed.map((x) => x.user_id))];
+    const firsts = await query<FirstExposure & { user_id: string }>(
+      client,
+      "SELECT user_id, variation_id, requested_time, probability, split FROM first_exposures WHERE account_id = $1 AND experience_id = $2 AND user_id = ANY ($3::text[])",
+      [...key, users],
+    );
+    const before = await stored(users);
+    const moved = firsts.filter((f) => {
+      const b = before.get(f.user_id);
+      return !b || !sameFirst(b, f);
+    });
+    // Counted again from all their events: a conversion may have arrived before the exposure.
+    const events = new Map<string, CandidateEvent[]>(moved.map((f) => [f.user_id, []]));
+    if (goals.length && moved.length) {
+      for (const e of await query<CandidateEvent>(
+        client,
+        `SELECT ${CANDIDATE_COLUMNS} FROM events e
+         WHERE e.account_id = $1 AND e.user_id = ANY ($2::text[]) AND e.seq <= $3 AND e.event_type = ANY ($4::text[])
+         ORDER BY e.seq`,
+        [accountId, moved.map((f) => f.user_id), upE, types],
+      )) {
+        events.get(e.user_id)!.push(e);
+      }
+    }
+    for (const f of moved) {
+      const first = { variation_id: f.variation_id, requested_time: f.requested_time, probability: f.probability, split: f.split };
+      fold.recount(f.user_id, before.get(f.user_id) ?? null, countVisitor(first, events.get(f.user_id)!, matcher));
+    }
+  }
+  if (goals.length) {
+    const events = await query<CandidateEvent>(
+      client,
+      `SELECT ${CANDIDATE_COLUMNS} FROM events e
+       WHERE e.account_id = $1 AND e.seq > $2 AND e.seq <= $3 AND e.event_type = ANY ($4::text[])
+       ORDER BY e.seq`,
+      [accountId, from.e, upE, types],
+    );
+    const known = await stored([...new Set(events.map((e) => e.user_id))].filter((u) => !fold.changed.has(u)));
+    for (const e of events) {
+      const v = fold.changed.get(e.user_id)?.after ?? known.get(e.user_id);
+      if (v) fold.event(e.user_id, v, e);
+    }
+  }
+  fold.finish(totals);
+  await saveVisitors(client, accountId, experienceId, [...fold.changed].map(([u, c]) => [u, c.after] as [string, CountedVisitor]));
+}
 
 /**
  * The goal sums statement and its parameters (docs/results.md). One pass over the account's
@@ -111,13 +288,7 @@ function goalSumsQuery(
     goal.domain.push(domain);
     goal.cap.push(g.kind === "revenue" && g.revenue_cap !== undefined ? g.revenue_cap : null);
   }
-  // The one pass's filter: each type's events, narrowed to goal pages or goal names.
-  const kept: string[] = [];
-  if (goals.some((g) => g.kind === "page_view")) kept.push(`(e.event_type = 'PAGE' AND e.page_path = ANY (${param([...allPaths])}::text[]))`);
-  for (const [type, names] of namesByType) {
-    kept.push(names === "any" ? `e.event_type = '${type}'` : `(e.event_type = '${type}' AND e.event_name = ANY (${param([...names])}::text[]))`);
-  }
-  if (revenue) kept.push("e.event_type = 'REVENUE'");
+  const kept = candidateFilter(goals.some((g) => g.kind === "page_view") ? allPaths : null, namesByType, revenue, param);
   const sql = `
     WITH goals AS (
       SELECT * FROM unnest(${param(goal.id)}::text[], ${param(goal.type)}::text[], ${param(goal.name)}::text[],
@@ -133,7 +304,7 @@ function goalSumsQuery(
              CASE WHEN e.event_type IN ('${NAMED_TYPES.join("', '")}') THEN e.event_name END AS name,
              CASE WHEN e.event_type = 'REVENUE' THEN e.revenue_amount ELSE 0 END AS amount
       FROM events e
-      WHERE e.account_id = $1 AND e.event_timestamp < $4 AND (${kept.join(" OR ")})
+      WHERE e.account_id = $1 AND e.event_timestamp < $4 AND (${kept})
     ),
     hits AS (
       SELECT s.user_id, s.ts, g.goal_id, g.cap, s.amount
@@ -191,6 +362,50 @@ async function pageKeys(client: pg.PoolClient, accountId: string, goals: readonl
 
 export function postgresResults(pool: pg.Pool): ResultsStore {
   return {
+    /**
+     * Under the state row's lock (READ COMMITTED): a second node folding meanwhile waits, then
+     * reads what the first wrote and folds only the rest. Every read is bounded by the seqs read
+     * first; the account's advisory lock on inserts (client-writes.ts) makes every lower seq of
+     * the account visible once a higher one is.
+     */
+    foldResults(accountId: string, experienceId: string, goals: readonly GoalDefinition[]): Promise<FoldedResults> {
+      return transaction(pool, async (client): Promise<FoldedResults> => {
+        type State = { goals: string; event_seq: number; exposure_seq: number; totals: string };
+        const lockState = () =>
+          query<State>(client, "SELECT goals, event_seq, exposure_seq, totals FROM results_state WHERE account_id = $1 AND experience_id = $2 FOR UPDATE", [accountId, experienceId]);
+        let [state] = await lockState();
+        if (!state) {
+          // A placeholder to lock (its goals match none): made once, by whichever node is first.
+          await client.query(
+            "INSERT INTO results_state (account_id, experience_id, goals, event_seq, exposure_seq, totals) VALUES ($1, $2, '', 0, 0, '') ON CONFLICT DO NOTHING",
+            [accountId, experienceId],
+          );
+          [state] = await lockState();
+        }
+        const [up] = await query<{ e: number | null; x: number | null }>(
+          client,
+          "SELECT (SELECT max(seq) FROM events WHERE account_id = $1) AS e, (SELECT max(seq) FROM exposures WHERE account_id = $1) AS x",
+          [accountId],
+        );
+        const upE = up!.e ?? 0;
+        const upX = up!.x ?? 0;
+        const matcher = new GoalMatcher(goals);
+        let totals: Totals;
+        if (state!.goals !== goalsKey(goals)) {
+          totals = await rebuild(client, accountId, experienceId, goals, matcher, upE);
+        } else {
+          totals = JSON.parse(state!.totals) as Totals;
+          if (state!.event_seq === upE && state!.exposure_seq === upX) return { aggregate: aggregateOf(totals, goals), exposed: exposedOf(totals) };
+          await foldForward(client, accountId, experienceId, goals, matcher, totals, { e: state!.event_seq, x: state!.exposure_seq }, upE, upX);
+        }
+        await client.query(
+          "UPDATE results_state SET goals = $3, event_seq = $4, exposure_seq = $5, totals = $6 WHERE account_id = $1 AND experience_id = $2",
+          [accountId, experienceId, goalsKey(goals), upE, upX, JSON.stringify(totals)],
+        );
+        return { aggregate: aggregateOf(totals, goals), exposed: exposedOf(totals) };
+      });
+    },
+
     async exposureVisitors(accountId: string, experienceId: string, range: ResultsRange = {}): Promise<{ distinct: number; byVariation: VariationVisitors[] }> {
       const params = [accountId, experienceId, ...rangeBounds(range)];
       const where = "account_id = $1 AND experience_id = $2 AND NOT forced AND requested_time >= $3 AND requested_time < $4";

@@ -3,7 +3,9 @@
 
 import { matchDomain, matchPagePath } from "@storefit/contract";
 import type { GoalDefinition } from "@storefit/contract";
-import type { ExposureDay, GoalSums, PageViews, ResultsAggregate, ResultsRange, ResultsStore, Sync, VariationVisitors } from "../types.js";
+import type { ExposureDay, FoldedResults, GoalSums, PageViews, ResultsAggregate, ResultsRange, ResultsStore, Sync, VariationVisitors } from "../types.js";
+import { Fold, GoalMatcher, aggregateOf, applyEvent, countIn, countVisitor, emptyTotals, exposedOf, goalTypes, goalsKey, parseVisitor, sameFirst, visitorJson } from "../../results/incremental.js";
+import type { CandidateEvent, CountedVisitor, FirstExposure, Totals } from "../../results/incremental.js";
 import { GOAL_EVENT_TYPES, MAX_DATE_MS, NAMED_TYPES } from "../event-fields.js";
 import { count } from "./db.js";
 import type { SqlParams, SqliteDb } from "./db.js";
@@ -36,7 +38,51 @@ const FIRST_OF_VISITOR = (column: "requested_time" | "variation_id") => `(
  * (nested too deep) must not fail the queries that read the others.
  */
 const EVENT_NAME = "e.event_name";
+
+/** An event's columns the incremental fold reads (results/incremental.ts CandidateEvent). */
+const CANDIDATE_COLUMNS = "e.user_id, e.event_timestamp, e.event_type, e.event_name, e.page_path, e.domain, e.revenue_amount";
 const REVENUE_AMOUNT = "e.revenue_amount";
+
+/**
+ * The one pass's filter over events `e`: each goal type's events, narrowed to the goal pages'
+ * paths (`paths`; null: no page goal) or the goals' names. Sets its parameters in `params`.
+ */
+function candidateFilter(paths: ReadonlySet<string> | null, namesByType: ReadonlyMap<string, Set<string> | "any">, revenue: boolean, params: SqlParams): string {
+  const kept: string[] = [];
+  if (paths) {
+    params.all_paths = JSON.stringify([...paths]);
+    kept.push("(e.event_type = 'PAGE' AND e.page_path IN (SELECT value FROM json_each(@all_paths)))");
+  }
+  for (const [type, names] of namesByType) {
+    if (names === "any") {
+      kept.push(`e.event_type = '${type}'`);
+    } else {
+      params[`names_${type}`] = JSON.stringify([...names]);
+      kept.push(`(e.event_type = '${type}' AND ${EVENT_NAME} IN (SELECT value FROM json_each(@names_${type})))`);
+    }
+  }
+  if (revenue) kept.push("e.event_type = 'REVENUE'");
+  return kept.length ? kept.join(" OR ") : "0";
+}
+
+/** The candidate filter of goals (`candidateFilter`), from the goals and the account's page paths. */
+function goalsFilter(goals: readonly GoalDefinition[], pagePaths: readonly string[], params: SqlParams): string {
+  let paths: Set<string> | null = null;
+  const namesByType = new Map<string, Set<string> | "any">();
+  for (const g of goals) {
+    const type = GOAL_EVENT_TYPES[g.kind];
+    if (g.kind === "page_view") {
+      const page = g.page ?? { page_path: "", page_match: "exact_match" as const };
+      paths ??= new Set();
+      for (const p of pagePaths) if (matchPagePath(page.page_match, page.page_path, p)) paths.add(p);
+    } else if (g.kind !== "revenue") {
+      const names = namesByType.get(type);
+      if (!g.event_name) namesByType.set(type, "any");
+      else if (names !== "any") namesByType.set(type, (names ?? new Set()).add(g.event_name));
+    }
+  }
+  return candidateFilter(paths, namesByType, goals.some((g) => g.kind === "revenue"), params);
+}
 
 /**
  * The goal sums statement and its parameters. `pagePaths` are the account's distinct PAGE paths:
@@ -79,21 +125,7 @@ function goalSumsQuery(
     }
     rows.push(`(@goal${i}, @type${i}, @name${i}, @paths${i}, @domain${i}, @cap${i})`);
   });
-  // The one pass's filter: each type's events, narrowed to goal pages or goal names.
-  const kept: string[] = [];
-  if (goals.some((g) => g.kind === "page_view")) {
-    params.all_paths = JSON.stringify([...allPaths]);
-    kept.push("(e.event_type = 'PAGE' AND e.page_path IN (SELECT value FROM json_each(@all_paths)))");
-  }
-  for (const [type, names] of namesByType) {
-    if (names === "any") {
-      kept.push(`e.event_type = '${type}'`);
-    } else {
-      params[`names_${type}`] = JSON.stringify([...names]);
-      kept.push(`(e.event_type = '${type}' AND ${EVENT_NAME} IN (SELECT value FROM json_each(@names_${type})))`);
-    }
-  }
-  if (revenue) kept.push("e.event_type = 'REVENUE'");
+  const kept = candidateFilter(goals.some((g) => g.kind === "page_view") ? allPaths : null, namesByType, revenue, params);
   const sql = `
     WITH goals (goal_id, event_type, name, paths, domain, cap) AS (VALUES ${rows.join(", ")}),
     scan AS MATERIALIZED (
@@ -101,7 +133,7 @@ function goalSumsQuery(
              CASE WHEN e.event_type IN ('${NAMED_TYPES.join("', '")}') THEN ${EVENT_NAME} END AS name,
              CASE WHEN e.event_type = 'REVENUE' THEN ${REVENUE_AMOUNT} ELSE 0 END AS amount
       FROM events e
-      WHERE e.account_id = @account AND e.event_timestamp < @to_ms AND (${kept.join(" OR ")})
+      WHERE e.account_id = @account AND e.event_timestamp < @to_ms AND (${kept})
     ),
     hits AS MATERIALIZED (
       SELECT s.user_id, s.ts, g.goal_id, g.cap, s.amount
@@ -215,7 +247,130 @@ export function sqliteResults(d: SqliteDb): Sync<ResultsStore> {
     return paths;
   };
 
+  const firstOf = (p: SqlParams) =>
+    d.sql("SELECT variation_id, requested_time, probability, split FROM first_exposures WHERE account_id = @account AND experience_id = @experience AND user_id = @user").get(p) as
+      | FirstExposure
+      | undefined;
+  const storedVisitor = (p: SqlParams): CountedVisitor | null => {
+    const state = d.sql("SELECT state FROM results_visitors WHERE account_id = @account AND experience_id = @experience AND user_id = @user").pluck(true).get(p) as string | undefined;
+    return state === undefined ? null : parseVisitor(state);
+  };
+  const saveVisitor = (p: SqlParams, v: CountedVisitor) =>
+    d.sql("INSERT OR REPLACE INTO results_visitors (account_id, experience_id, user_id, state) VALUES (@account, @experience, @user, @state)").run({ ...p, state: visitorJson(v) });
+
+  /** The state from nothing: every first exposure, every candidate event up to `upE`, every variation seen. */
+  const rebuild = (key: SqlParams, goals: readonly GoalDefinition[], matcher: GoalMatcher, upE: number): Totals => {
+    d.sql("DELETE FROM results_visitors WHERE account_id = @account AND experience_id = @experience").run(key);
+    d.sql("DELETE FROM results_seen WHERE account_id = @account AND experience_id = @experience").run(key);
+    d.sql(
+      `INSERT INTO results_seen (account_id, experience_id, user_id, variation_id)
+       SELECT DISTINCT account_id, experience_id, user_id, variation_id FROM exposures
+       WHERE account_id = @account AND experience_id = @experience AND forced = 0 AND user_id IS NOT NULL AND variation_id IS NOT NULL`,
+    ).run(key);
+    const totals = emptyTotals();
+    for (const r of d.sql("SELECT variation_id, count(*) AS n FROM results_seen WHERE account_id = @account AND experience_id = @experience GROUP BY variation_id").all(key) as { variation_id: string; n: number }[]) {
+      totals.seen[r.variation_id] = r.n;
+    }
+    const visitors = new Map<string, CountedVisitor>();
+    for (const f of d.sql("SELECT user_id, variation_id, requested_time, probability, split FROM first_exposures WHERE account_id = @account AND experience_id = @experience").all(key) as (FirstExposure & { user_id: string })[]) {
+      visitors.set(f.user_id, countVisitor({ variation_id: f.variation_id, requested_time: f.requested_time, probability: f.probability, split: f.split }, [], matcher));
+    }
+    if (goals.length) {
+      const params: SqlParams = { ...key, upE };
+      const filter = goalsFilter(goals, goals.some((g) => g.kind === "page_view") ? [...pagePaths(key.account as string)] : [], params);
+      // In seq order: each visitor's revenue is summed in the order a fold event by event sums it.
+      const events = d.db.prepare(`SELECT ${CANDIDATE_COLUMNS} FROM events e WHERE e.account_id = @account AND e.seq <= @upE AND (${filter}) ORDER BY e.seq`).iterate(params);
+      for (const e of events as Iterable<CandidateEvent>) {
+        const v = visitors.get(e.user_id);
+        if (v) applyEvent(v, e, matcher);
+      }
+    }
+    for (const [user, v] of visitors) {
+      totals.visitors++;
+      countIn(totals, goals, v, 1);
+      saveVisitor({ ...key, user }, v);
+    }
+    return totals;
+  };
+
+  /** What arrived after the state's seqs, up to upE and upX, folded into `totals`. */
+  const foldForward = (key: SqlParams, goals: readonly GoalDefinition[], matcher: GoalMatcher, totals: Totals, from: { e: number; x: number }, upE: number, upX: number): void => {
+    const fold = new Fold(goals, matcher);
+    const types = JSON.stringify(goalTypes(goals));
+    // New exposures: the variations seen, and the visitors whose first exposure is new or moved.
+    const exposed = d.sql(
+      `SELECT user_id, variation_id FROM exposures
+       WHERE seq > @after AND seq <= @upTo AND account_id = @account AND experience_id = @experience AND forced = 0 AND user_id IS NOT NULL AND variation_id IS NOT NULL`,
+    ).all({ ...key, after: from.x, upTo: upX }) as { user_id: string; variation_id: string }[];
+    const users = new Set<string>();
+    for (const x of exposed) {
+      users.add(x.user_id);
+      const seen = d.sql("INSERT OR IGNORE INTO results_seen (account_id, experience_id, user_id, variation_id) VALUES (@account, @experience, @user, @variation)");
+      if (seen.run({ ...key, user: x.user_id, variation: x.variation_id }).changes) totals.seen[x.variation_id] = (totals.seen[x.variation_id] ?? 0) + 1;
+    }
+    for (const user of users) {
+      const p = { ...key, user };
+      const first = firstOf(p);
+      const before = storedVisitor(p);
+      if (!first || (before && sameFirst(before, first))) continue;
+      // Counted again from all their events: a conversion may have arrived before the exposure.
+      const events = goals.length
+        ? (d.sql(
+            `SELECT ${CANDIDATE_COLUMNS} FROM events e
+             WHERE e.account_id = @account AND e.user_id = @user AND e.seq <= @upE AND e.event_type IN (SELECT value FROM json_each(@types))
+             ORDER BY e.seq`,
+          ).all({ ...p, upE, types }) as CandidateEvent[])
+        : [];
+      fold.recount(user, before, countVisitor(first, events, matcher));
+    }
+    if (goals.length) {
+      const unexposed = new Set<string>();
+      const events = d.sql(
+        `SELECT ${CANDIDATE_COLUMNS} FROM events e
+         WHERE e.account_id = @account AND e.seq > @after AND e.seq <= @upE AND e.event_type IN (SELECT value FROM json_each(@types))
+         ORDER BY e.seq`,
+      ).all({ ...key, after: from.e, upE, types }) as CandidateEvent[];
+      for (const e of events) {
+        if (unexposed.has(e.user_id)) continue;
+        const known = fold.changed.get(e.user_id);
+        const stored = known ? known.after : storedVisitor({ ...key, user: e.user_id });
+        if (!stored) unexposed.add(e.user_id);
+        else fold.event(e.user_id, stored, e);
+      }
+    }
+    fold.finish(totals);
+    for (const [user, { after }] of fold.changed) saveVisitor({ ...key, user }, after);
+  };
+
   return {
+  foldResults(accountId: string, experienceId: string, goals: readonly GoalDefinition[]): FoldedResults {
+    const key = { account: accountId, experience: experienceId };
+    // BEGIN IMMEDIATE: one node (process) folds at a time, and reads what the last one wrote.
+    return d.db
+      .transaction((): FoldedResults => {
+        const upE = (d.sql("SELECT max(seq) FROM events WHERE account_id = ?").pluck(true).get(accountId) as number | null) ?? 0;
+        const upX = (d.sql("SELECT max(seq) FROM exposures").pluck(true).get() as number | null) ?? 0;
+        const state = d.sql("SELECT goals, event_seq, exposure_seq, totals FROM results_state WHERE account_id = @account AND experience_id = @experience").get(key) as
+          | { goals: string; event_seq: number; exposure_seq: number; totals: string }
+          | undefined;
+        const matcher = new GoalMatcher(goals);
+        let totals: Totals;
+        if (!state || state.goals !== goalsKey(goals)) {
+          totals = rebuild(key, goals, matcher, upE);
+        } else {
+          totals = JSON.parse(state.totals) as Totals;
+          if (state.event_seq === upE && state.exposure_seq === upX) return { aggregate: aggregateOf(totals, goals), exposed: exposedOf(totals) };
+          foldForward(key, goals, matcher, totals, { e: state.event_seq, x: state.exposure_seq }, upE, upX);
+        }
+        d.sql(
+          `INSERT OR REPLACE INTO results_state (account_id, experience_id, goals, event_seq, exposure_seq, totals)
+           VALUES (@account, @experience, @goals, @upE, @upX, @totals)`,
+        ).run({ ...key, goals: goalsKey(goals), upE, upX, totals: JSON.stringify(totals) });
+        return { aggregate: aggregateOf(totals, goals), exposed: exposedOf(totals) };
+      })
+      .immediate();
+  },
+
   exposureVisitors(accountId: string, experienceId: string, range: ResultsRange = {}): { distinct: number; byVariation: VariationVisitors[] } {
     const params = { account: accountId, experience: experienceId, ...rangeParams(range) };
     const inRange = "requested_time >= @from_ms AND requested_time < @to_ms";

@@ -1,0 +1,304 @@
+// The results state folded incrementally (docs/results.md "Incremental results"): per visitor,
+// what their first exposure and matching events give each goal; per experience, the totals the
+// results read (visitors per variation, day and split; goal sums per goal, variation and day).
+// Both stores keep this state in the database with the event and exposure seqs it covers, and
+// fold into it only what arrived since; the I/O is theirs, the arithmetic is here.
+//
+// Exactness: the float sums (revenue, squares, probabilities) are kept as exact sums (Shewchuk's
+// partials, as Python's math.fsum), so adding a visitor's new contribution and taking away the
+// old one leaves what a sum from scratch gives, bit for bit, whatever the order. A visitor's own
+// revenue is summed in seq order, both when folded event by event and when read whole.
+
+import { matchDomain, matchPagePath } from "@storefit/contract";
+import type { GoalDefinition } from "@storefit/contract";
+import { GOAL_EVENT_TYPES, MAX_DATE_MS, NAMED_TYPES } from "../store/event-fields.js";
+import type { ExposureDay, GoalSums, ResultsAggregate, VariationVisitors } from "../store/types.js";
+
+/** A visitor's first randomised exposure, as first_exposures keeps it. */
+export type FirstExposure = { variation_id: string; requested_time: number; probability: number | null; split: string | null };
+
+/** A stored event as the fold reads it (the columns the results read; never event_json). */
+export type CandidateEvent = {
+  user_id: string;
+  event_timestamp: number;
+  event_type: string;
+  event_name: string | null;
+  page_path: string | null;
+  domain: string;
+  revenue_amount: number;
+};
+
+/** A visitor's matching events for one goal, split at their first exposure (docs/results.md). */
+export type GoalState = { post: number; pre: number; first: number | null; orders: number; amount: number; preAmount: number };
+
+/** A visitor as counted: their first exposure and, per goal (by position), their state (null: no matching event). */
+export type CountedVisitor = FirstExposure & { goals: (GoalState | null)[] };
+
+/**
+ * What an experience's goals are, as far as the state is concerned: a change of any of them
+ * (an edit of the goals) makes the state start again from nothing.
+ */
+export const goalsKey = (goals: readonly GoalDefinition[]): string => JSON.stringify(goals);
+
+/** The event types the goals read: the fold reads only these events. */
+export const goalTypes = (goals: readonly GoalDefinition[]): string[] => [...new Set(goals.map((g) => GOAL_EVENT_TYPES[g.kind]))];
+
+/** Which goals an event matches (the SQL's `hits`): type, name, page path and domain, as the contract matches them. */
+export class GoalMatcher {
+  private readonly paths = new Map<string, boolean[]>();
+  private readonly domains = new Map<string, boolean[]>();
+  constructor(readonly goals: readonly GoalDefinition[]) {}
+
+  matches(e: CandidateEvent, goal: number): boolean {
+    const g = this.goals[goal]!;
+    if (GOAL_EVENT_TYPES[g.kind] !== e.event_type) return false;
+    if (g.kind === "page_view") {
+      const page = g.page ?? { page_path: "", page_match: "exact_match" as const };
+      if (e.page_path === null || !this.cached(this.paths, e.page_path, (i) => {
+        const p = this.goals[i]!.page ?? { page_path: "", page_match: "exact_match" as const };
+        return this.goals[i]!.kind === "page_view" && matchPagePath(p.page_match, p.page_path, e.page_path!);
+      })[goal]) return false;
+      if (page.domain && !this.cached(this.domains, e.domain, (i) => {
+        const d = this.goals[i]!.page?.domain;
+        return this.goals[i]!.kind === "page_view" && !!d && matchDomain(e.domain, d);
+      })[goal]) return false;
+      return true;
+    }
+    if (g.kind === "revenue" || !g.event_name) return true;
+    return NAMED_TYPES.includes(e.event_type) && e.event_name === g.event_name;
+  }
+
+  /** Per path (or domain), every goal's answer, computed once: paths repeat across events. */
+  private cached(map: Map<string, boolean[]>, key: string, test: (goal: number) => boolean): boolean[] {
+    let hit = map.get(key);
+    if (!hit) map.set(key, (hit = this.goals.map((_, i) => test(i))));
+    return hit;
+  }
+}
+
+/** One matching event into a visitor's state for a goal (docs/results.md "Goals and conversions"). */
+function addHit(state: GoalState | null, e: CandidateEvent, t: number, revenue: boolean): GoalState {
+  const s = state ?? { post: 0, pre: 0, first: null, orders: 0, amount: 0, preAmount: 0 };
+  const amount = revenue ? e.revenue_amount : 0;
+  if (e.event_timestamp >= t) {
+    s.post = 1;
+    s.first = s.first === null ? e.event_timestamp : Math.min(s.first, e.event_timestamp);
+    s.orders++;
+    s.amount += amount;
+  } else {
+    s.pre = 1;
+    s.preAmount += amount;
+  }
+  return s;
+}
+
+/** A visitor counted from their first exposure and all their events (in seq order). */
+export function countVisitor(first: FirstExposure, events: Iterable<CandidateEvent>, matcher: GoalMatcher): CountedVisitor {
+  const v: CountedVisitor = { ...first, goals: matcher.goals.map(() => null) };
+  for (const e of events) applyEvent(v, e, matcher);
+  return v;
+}
+
+/** One more event (the next in seq order) into a counted visitor. */
+export function applyEvent(v: CountedVisitor, e: CandidateEvent, matcher: GoalMatcher): void {
+  matcher.goals.forEach((g, i) => {
+    if (matcher.matches(e, i)) v.goals[i] = addHit(v.goals[i]!, e, v.requested_time, g.kind === "revenue");
+  });
+}
+
+export const sameFirst = (v: FirstExposure, f: FirstExposure): boolean =>
+  v.variation_id === f.variation_id && v.requested_time === f.requested_time && v.probability === f.probability && v.split === f.split;
+
+// ---- exact sums ----
+
+/**
+ * An exact sum of doubles: non-overlapping partials (Shewchuk), with the infinities counted
+ * apart so that they can be taken away again.
+ */
+export type ExactSum = { p: number[]; inf?: number; ninf?: number };
+
+function addExact(s: ExactSum, x: number): void {
+  if (x === Infinity || x === -Infinity) {
+    if (x > 0) s.inf = (s.inf ?? 0) + 1;
+    else s.ninf = (s.ninf ?? 0) + 1;
+    return;
+  }
+  const p = s.p;
+  let i = 0;
+  for (let j = 0; j < p.length; j++) {
+    let y = p[j]!;
+    if (Math.abs(x) < Math.abs(y)) [x, y] = [y, x];
+    const hi = x + y;
+    const lo = y - (hi - x);
+    if (lo !== 0) p[i++] = lo;
+    x = hi;
+  }
+  p.length = i;
+  if (x !== 0) p.push(x);
+}
+
+function subtractExact(s: ExactSum, x: number): void {
+  if (x === Infinity) s.inf = (s.inf ?? 1) - 1;
+  else if (x === -Infinity) s.ninf = (s.ninf ?? 1) - 1;
+  else addExact(s, -x);
+}
+
+/** The exact sum rounded once to the nearest double (CPython's fsum, ties to even). */
+export function exactValue(s: ExactSum): number {
+  if (s.inf && s.ninf) return NaN;
+  if (s.inf) return Infinity;
+  if (s.ninf) return -Infinity;
+  const p = s.p;
+  let n = p.length;
+  if (n === 0) return 0;
+  let hi = p[--n]!;
+  let lo = 0;
+  while (n > 0) {
+    const x = hi;
+    const y = p[--n]!;
+    hi = x + y;
+    lo = y - (hi - x);
+    if (lo !== 0) break;
+  }
+  if (n > 0 && ((lo < 0 && p[n - 1]! < 0) || (lo > 0 && p[n - 1]! > 0))) {
+    const y = lo * 2;
+    const x = hi + y;
+    if (y === x - hi) hi = x;
+  }
+  return hi;
+}
+
+// ---- totals ----
+
+type DayTotals = { visitors: number; probability_sum: ExactSum; probability_count: number };
+const INT_FIELDS = ["visitors", "post", "pre", "post_pre", "orders", "orders_squares"] as const;
+const FLOAT_FIELDS = ["value", "value_squares", "pre_value", "pre_value_squares", "value_pre_value", "value_orders"] as const;
+type SumTotals = Record<(typeof INT_FIELDS)[number], number> & Record<(typeof FLOAT_FIELDS)[number], ExactSum>;
+
+/** What the results read, kept per experience (results_state.totals, JSON). Keys: JSON arrays. */
+export type Totals = {
+  /** Distinct visitors with a first (randomised) exposure. */
+  visitors: number;
+  /** Per variation, distinct visitors with any (randomised) exposure to it. */
+  seen: Record<string, number>;
+  /** Per [variation, date, split]. */
+  days: Record<string, DayTotals>;
+  /** Per [goal, variation, date of first conversion]. */
+  sums: Record<string, SumTotals>;
+};
+
+export const emptyTotals = (): Totals => ({ visitors: 0, seen: {}, days: {}, sums: {} });
+
+const isoDay = (ms: number): string | null => (ms >= 0 && ms <= MAX_DATE_MS ? new Date(ms).toISOString().slice(0, 10) : null);
+
+/** Adds (sign 1) or takes away (sign -1) a counted visitor's part of the totals. */
+export function countIn(totals: Totals, goals: readonly GoalDefinition[], v: CountedVisitor, sign: 1 | -1): void {
+  const add = (s: ExactSum, x: number) => (sign > 0 ? addExact(s, x) : subtractExact(s, x));
+  const dayKey = JSON.stringify([v.variation_id, isoDay(v.requested_time), v.split]);
+  const day = (totals.days[dayKey] ??= { visitors: 0, probability_sum: { p: [] }, probability_count: 0 });
+  day.visitors += sign;
+  if (v.probability !== null) {
+    add(day.probability_sum, v.probability);
+    day.probability_count += sign;
+  }
+  if (day.visitors === 0) delete totals.days[dayKey];
+  goals.forEach((g, i) => {
+    const s = v.goals[i];
+    if (!s) return;
+    const cap = g.kind === "revenue" ? g.revenue_cap : undefined;
+    const value = cap !== undefined && s.amount > cap ? cap : s.amount;
+    const pre = cap !== undefined && s.preAmount > cap ? cap : s.preAmount;
+    const key = JSON.stringify([g.id, v.variation_id, s.first === null ? null : isoDay(s.first)]);
+    const t = (totals.sums[key] ??= {
+      visitors: 0, post: 0, pre: 0, post_pre: 0, orders: 0, orders_squares: 0,
+      value: { p: [] }, value_squares: { p: [] }, pre_value: { p: [] }, pre_value_squares: { p: [] }, value_pre_value: { p: [] }, value_orders: { p: [] },
+    });
+    t.visitors += sign;
+    t.post += sign * s.post;
+    t.pre += sign * s.pre;
+    t.post_pre += sign * s.post * s.pre;
+    t.orders += sign * s.orders;
+    t.orders_squares += sign * s.orders * s.orders;
+    add(t.value, value);
+    add(t.value_squares, value * value);
+    add(t.pre_value, pre);
+    add(t.pre_value_squares, pre * pre);
+    add(t.value_pre_value, value * pre);
+    add(t.value_orders, value * s.orders);
+    if (t.visitors === 0) delete totals.sums[key];
+  });
+}
+
+const byText = (a: string | null, b: string | null) => (a === b ? 0 : a === null ? -1 : b === null ? 1 : a < b ? -1 : 1);
+
+/** The totals as the results aggregate, in the SQL's order (null dates and splits first). */
+export function aggregateOf(totals: Totals, goals: readonly GoalDefinition[]): ResultsAggregate {
+  const exposures = Object.entries(totals.days)
+    .map(([key, d]): ExposureDay => {
+      const [variation_id, date, split] = JSON.parse(key) as [string, string | null, string | null];
+      return { variation_id, date, split, visitors: d.visitors, probability_sum: exactValue(d.probability_sum), probability_count: d.probability_count };
+    })
+    .sort((a, b) => byText(a.variation_id, b.variation_id) || byText(a.date, b.date) || byText(a.split, b.split));
+  if (!goals.length) return { exposures, goals: [] };
+  const sums = Object.entries(totals.sums)
+    .map(([key, t]): GoalSums => {
+      const [goal_id, variation_id, date] = JSON.parse(key) as [string, string, string | null];
+      const out = { goal_id, variation_id, date } as GoalSums;
+      for (const f of INT_FIELDS) out[f] = t[f];
+      for (const f of FLOAT_FIELDS) out[f] = exactValue(t[f]);
+      return out;
+    })
+    .sort((a, b) => byText(a.goal_id, b.goal_id) || byText(a.variation_id, b.variation_id) || byText(a.date, b.date));
+  return { exposures, goals: sums };
+}
+
+/** The distinct visitors, in all and per variation seen (exposureVisitors without a range). */
+export function exposedOf(totals: Totals): { distinct: number; byVariation: VariationVisitors[] } {
+  const byVariation = Object.entries(totals.seen)
+    .filter(([, visitors]) => visitors > 0)
+    .map(([variation_id, visitors]) => ({ variation_id, visitors }))
+    .sort((a, b) => byText(a.variation_id, b.variation_id));
+  return { distinct: totals.visitors, byVariation };
+}
+
+/**
+ * The visitors one fold changes: each one's counted state before (null: new) and after. Their
+ * old parts leave the totals and the new ones come in once, at the end.
+ */
+export class Fold {
+  readonly changed = new Map<string, { before: CountedVisitor | null; after: CountedVisitor }>();
+  /** Visitors counted again from all their events up to the fold's seq: its new events are in already. */
+  private readonly recounted = new Set<string>();
+
+  constructor(
+    readonly goals: readonly GoalDefinition[],
+    readonly matcher = new GoalMatcher(goals),
+  ) {}
+
+  /** A visitor counted again from scratch (a new or moved first exposure). */
+  recount(user: string, before: CountedVisitor | null, after: CountedVisitor): void {
+    const known = this.changed.get(user);
+    this.changed.set(user, { before: known ? known.before : before, after });
+    this.recounted.add(user);
+  }
+
+  /** A new event of a visitor already counted (`stored`: their state as stored, when not yet changed in this fold). */
+  event(user: string, stored: CountedVisitor, e: CandidateEvent): void {
+    if (this.recounted.has(user)) return;
+    let c = this.changed.get(user);
+    if (!c) this.changed.set(user, (c = { before: stored, after: structuredClone(stored) }));
+    applyEvent(c.after, e, this.matcher);
+  }
+
+  finish(totals: Totals): void {
+    for (const { before, after } of this.changed.values()) {
+      if (before) countIn(totals, this.goals, before, -1);
+      else totals.visitors++;
+      countIn(totals, this.goals, after, 1);
+    }
+  }
+}
+
+/** A counted visitor as stored (results_visitors.state) and back. */
+export const visitorJson = (v: CountedVisitor): string => JSON.stringify(v);
+export const parseVisitor = (text: string): CountedVisitor => JSON.parse(text) as CountedVisitor;
