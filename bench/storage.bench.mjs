@@ -19,7 +19,14 @@
 //    aggregation on that backend (SELECT event_type, count(*) FROM events WHERE account_id = ?
 //    GROUP BY event_type), as results.bench.mjs does for SQLite: the same simulated visitors (the
 //    server's seed, simulateVisitors / writeSimulation) written through store.commitClientWrites
-//    into both, then rounds alternating the backends and full / bare, medians.
+//    into both, then rounds alternating the backends, medians. Each round: 1,000 new events
+//    arrive (~100 new visitors, their events stored before their exposures, as the demo's
+//    simulator writes them), then GET /api/results (the incremental fold: docs/results.md
+//    "Incremental results"), the same query again (the node's cache), the same alpha with a
+//    date range holding everything (computed in full by the SQL), the state made from nothing
+//    (its row deleted), and the bare GROUP BY. Checked each round: the folded state equals the
+//    state made from nothing exactly, and the incremental answer equals the full recompute's
+//    (counts exactly; floats within 1e-9, the SQL's sum() adding in its own order).
 //
 // PostgreSQL is a throwaway server of this run (bench/postgres-server.mjs) on loopback with
 // durable defaults (fsync and synchronous_commit on), sharing the 2 cores with the nodes and the
@@ -424,64 +431,96 @@ async function resultsPart(postgres, dir, cacheDir) {
     backends[0].bare = async () => bareSqliteQuery.all(m.DEMO_ACCOUNT_ID);
     backends[1].bare = async () => (await barePg.query(BARE_SQL, [m.DEMO_ACCOUNT_ID])).rows;
 
+    // Deleting a results state row makes the next call fold from nothing (the state made again).
+    const writerSqlite = new Database(sqliteFile);
+    backends[0].forgetState = async () => writerSqlite.prepare("DELETE FROM results_state").run();
+    backends[1].forgetState = async () => barePg.query("DELETE FROM results_state");
+
     for (const b of backends) {
       b.app = await m.buildApp({ store: b.store, log: false });
       const signIn = await b.app.inject({ method: "POST", url: "/api/session", payload: owner });
       const cookie = signIn.cookies.find((c) => c.name === "storefit_session");
       b.headers = { cookie: `storefit_session=${cookie.value}` };
       b.calls = 0;
-      b.times = { full: [], aggregate: [], bare: [], cached: [] };
+      b.times = { incremental: [], cached: [], full: [], rebuild: [], bare: [] };
+      b.checks = { rebuild: [], full: [] };
     }
-    // Each call asks another alpha, so that it computes rather than reuses (results/cache.ts).
-    const full = async (b, repeat = false) => {
-      if (!repeat) b.calls++;
+    // Each round asks another alpha, so that it computes rather than reuses (results/cache.ts);
+    // `range` asks for everything as a date range, which is computed in full.
+    const call = async (b, { next = true, range = false } = {}) => {
+      if (next) b.calls++;
+      const alpha = `0.05${String(b.calls).padStart(4, "0")}`;
       const start = performance.now();
-      const res = await b.app.inject({ method: "GET", url: `/api/results/exp_price_message?alpha=0.05${String(b.calls).padStart(4, "0")}`, headers: b.headers });
+      const res = await b.app.inject({ method: "GET", url: `/api/results/exp_price_message?alpha=${alpha}${range ? "&from=2000-01-01" : ""}`, headers: b.headers });
       const took = performance.now() - start;
       if (res.statusCode !== 200) throw new Error(`${b.name}: results failed: ${res.statusCode} ${res.body}`);
       return { took, body: res.json() };
-    };
-    const aggregate = async (b) => {
-      const start = performance.now();
-      await b.store.resultsAggregate(m.DEMO_ACCOUNT_ID, b.experience.id, b.experience.goals);
-      return performance.now() - start;
     };
     const bare = async (b) => {
       const start = performance.now();
       const rows = await b.bare();
       const took = performance.now() - start;
-      if (rows.reduce((s, r) => s + Number(r.n), 0) !== EVENTS) throw new Error(`${b.name}: the bare query did not count every event`);
+      if (rows.reduce((s, r) => s + Number(r.n), 0) < EVENTS) throw new Error(`${b.name}: the bare query did not count every event`);
       return took;
     };
-
-    for (const b of backends) {
-      b.first = await full(b);
-      await bare(b);
-    }
-    // The two answers' metrics, compared number by number (sums of doubles may differ in the
-    // last bits with the order of summation): the first difference beyond 1e-9, if any.
-    const differ = (a, b, path = "metrics") => {
-      if (typeof a === "number" && typeof b === "number") return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b)) ? null : `${path}: ${a} / ${b}`;
+    /** 1,000 new events of new visitors (and their exposures), the same for both backends. */
+    const arrivals = (r) => {
+      const simulated = m.simulateVisitors({
+        experience: backends[0].experience,
+        rule_id: "rule_price_everyone",
+        arms: m.DEMO_PRICE_MESSAGE_ARMS,
+        start: Date.UTC(2026, 10, 14),
+        days: 1,
+        visitorsPerDay: 400,
+        extraPageViews: EXTRA_PAGE_VIEWS,
+        seed: 9000 + r,
+        visitorPrefix: `bench-new-${r}`,
+      });
+      return [...upTo(simulated, 1000)];
+    };
+    // Numbers compared one by one: exactly, or within 1e-9 (relative) with `close`; the first difference, if any.
+    const differ = (a, b, close, path = "") => {
+      if (typeof a === "number" && typeof b === "number") {
+        return (close ? Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b)) : Object.is(a, b)) ? null : `${path}: ${a} / ${b}`;
+      }
       if (a && b && typeof a === "object" && typeof b === "object") {
         for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
-          const d = differ(a[k], b[k], `${path}.${k}`);
+          const d = differ(a[k], b[k], close, `${path}.${k}`);
           if (d) return d;
         }
         return null;
       }
       return a === b ? null : `${path}: ${JSON.stringify(a)} / ${JSON.stringify(b)}`;
     };
-    const difference = differ(backends[0].first.body.rules, backends[1].first.body.rules, "rules");
-    // A backend whose calls take minutes stops after the round that spends its time budget (its own
-    // rounds' time: the other backend's does not count).
+
+    // The first call makes each backend's state from nothing (and lists the page paths).
+    for (const b of backends) {
+      b.first = await call(b);
+      await bare(b);
+    }
+    const firstDifference = differ(backends[0].first.body.rules, backends[1].first.body.rules, true, "rules");
+    // A backend whose calls take minutes stops after the round that spends its time budget.
     for (let r = 0; r < ROUNDS; r++) {
+      const batch = arrivals(r);
       for (const b of r % 2 ? [...backends].reverse() : backends) {
         if ((b.spent ?? 0) > RESULTS_BUDGET_S * 1000) continue;
         const start = performance.now();
+        const written = await m.writeSimulation(b.store, m.DEMO_ACCOUNT_ID, batch, now, 5000);
+        if (written.events !== 1000) throw new Error(`${b.name}: ${written.events} new events stored, not 1,000`);
+        const incremental = await call(b);
+        b.times.incremental.push(incremental.took);
+        b.times.cached.push((await call(b, { next: false })).took);
+        const full = await call(b, { next: false, range: true });
+        b.times.full.push(full.took);
+        b.checks.full.push(differ(incremental.body.rules, full.body.rules, true, "rules"));
+        // The state as folded, against the state made from nothing: bit for bit.
+        const folded = await b.store.foldResults(m.DEMO_ACCOUNT_ID, b.experience.id, b.experience.goals);
+        await b.forgetState();
+        const t0 = performance.now();
+        const remade = await b.store.foldResults(m.DEMO_ACCOUNT_ID, b.experience.id, b.experience.goals);
+        b.times.rebuild.push(performance.now() - t0);
+        b.checks.rebuild.push(differ(folded, remade, false, "state"));
         b.times.bare.push(await bare(b));
-        b.times.full.push((await full(b)).took);
-        b.times.cached.push((await full(b, true)).took);
-        b.times.aggregate.push(await aggregate(b));
         b.spent = (b.spent ?? 0) + performance.now() - start;
       }
     }
@@ -489,21 +528,23 @@ async function resultsPart(postgres, dir, cacheDir) {
     const cart = rule.metrics.find((x) => x.goal_id === "goal_add_to_cart").variations[1];
     console.log(
       `  answer: ${fmt(backends[0].first.body.total_visitors)} visitors, ${rule.metrics.length} metrics; add-to-cart lift ${(cart.comparison.effect * 100).toFixed(1)} % (planted +12 %); ` +
-        `the same answer on both backends: ${difference ? `NO (first difference, SQLite / PostgreSQL: ${difference})` : "yes"}`,
+        `the same answer on both backends: ${firstDifference ? `NO (first difference, SQLite / PostgreSQL: ${firstDifference})` : "yes"}`,
     );
-    console.log(`  medians of the rounds, backends alternating:`);
+    console.log(`  medians of the rounds, backends alternating; each round after 1,000 new events (loadavg ${loadavg()}):`);
     for (const b of backends) {
-      const f = median(b.times.full);
-      const a = median(b.times.aggregate);
-      const x = median(b.times.bare);
+      const [inc, cached, full, rebuild, x] = ["incremental", "cached", "full", "rebuild", "bare"].map((k) => median(b.times[k]));
+      const wrong = [...b.checks.full.filter(Boolean).map((d) => `incremental ≠ full recompute (${d})`), ...b.checks.rebuild.filter(Boolean).map((d) => `folded ≠ made from nothing (${d})`)];
       console.log(
-        `  ${b.name.padEnd(11)} (${b.times.full.length} rounds) full results ${ms(f).padStart(10)} (store's SQL alone ${ms(a)})  bare GROUP BY ${ms(x).padStart(9)}  ` +
-          `full / bare ${(f / x).toFixed(1)}×  first call ${ms(b.first.took)}  same query again ${ms(median(b.times.cached))}`,
+        `  ${b.name.padEnd(11)} (${b.times.incremental.length} rounds) incremental ${ms(inc).padStart(9)}  cached ${ms(cached).padStart(7)}  incremental / cached ${(inc / cached).toFixed(1)}×  ` +
+          `full recompute ${ms(full).padStart(9)}  state made from nothing ${ms(rebuild).padStart(9)}  bare GROUP BY ${ms(x).padStart(9)}  full / bare ${(full / x).toFixed(1)}×  ` +
+          `first call ${ms(b.first.took)}`,
       );
+      console.log(`  ${"".padEnd(11)} checks: ${wrong.length ? `FAILED: ${wrong[0]}` : `incremental = full recompute and folded = made from nothing, every round`}`);
     }
-    const [s, p] = backends.map((b) => median(b.times.full));
-    const [sb, pb] = backends.map((b) => median(b.times.bare));
-    console.log(`  PostgreSQL / SQLite: full results ${(p / s).toFixed(2)}×, bare GROUP BY ${(pb / sb).toFixed(2)}×  (loadavg ${loadavg()})`);
+    const [s, p] = backends.map((b) => median(b.times.incremental));
+    const [sf, pf] = backends.map((b) => median(b.times.full));
+    console.log(`  PostgreSQL / SQLite: incremental ${(p / s).toFixed(2)}×, full recompute ${(pf / sf).toFixed(2)}×  (loadavg ${loadavg()})`);
+    writerSqlite.close();
   } finally {
     bareSqlite?.close();
     await barePg.end().catch(() => {});

@@ -71,9 +71,33 @@ export class GoalMatcher {
   /** Per path (or domain), every goal's answer, computed once: paths repeat across events. */
   private cached(map: Map<string, boolean[]>, key: string, test: (goal: number) => boolean): boolean[] {
     let hit = map.get(key);
-    if (!hit) map.set(key, (hit = this.goals.map((_, i) => test(i))));
+    if (!hit) {
+      if (map.size >= MATCHER_CACHE_KEYS) map.clear();
+      map.set(key, (hit = this.goals.map((_, i) => test(i))));
+    }
     return hit;
   }
+}
+
+/** Paths (and domains) whose answers a matcher remembers; beyond, it starts again. */
+const MATCHER_CACHE_KEYS = 50_000;
+/** Goal sets whose matchers a node keeps. */
+const MATCHERS = 64;
+const matchers = new Map<string, GoalMatcher>();
+
+/**
+ * The matcher of a goal set, kept across calls: matching a page path (the contract's
+ * normalisation, regular expressions) cost more than the rest of a fold after 1,000 events when
+ * made afresh each time.
+ */
+export function matcherFor(goals: readonly GoalDefinition[]): GoalMatcher {
+  const key = goalsKey(goals);
+  let m = matchers.get(key);
+  if (!m) {
+    if (matchers.size >= MATCHERS) matchers.delete(matchers.keys().next().value!);
+    matchers.set(key, (m = new GoalMatcher(structuredClone(goals))));
+  }
+  return m;
 }
 
 /** One matching event into a visitor's state for a goal (docs/results.md "Goals and conversions"). */

@@ -10,7 +10,7 @@ import type { GoalDefinition } from "@storefit/contract";
 import type { ExposureDay, FoldedResults, GoalSums, PageViews, ResultsAggregate, ResultsRange, ResultsStore, VariationVisitors } from "../types.js";
 import { GOAL_EVENT_TYPES, MAX_DATE_MS, NAMED_TYPES } from "../event-fields.js";
 import { query, snapshot, transaction } from "./db.js";
-import { Fold, GoalMatcher, aggregateOf, applyEvent, countIn, countVisitor, emptyTotals, exposedOf, goalTypes, goalsKey, parseVisitor, sameFirst, visitorJson } from "../../results/incremental.js";
+import { Fold, GoalMatcher, aggregateOf, matcherFor, applyEvent, countIn, countVisitor, emptyTotals, exposedOf, goalTypes, goalsKey, parseVisitor, sameFirst, visitorJson } from "../../results/incremental.js";
 import type { CandidateEvent, CountedVisitor, FirstExposure, Totals } from "../../results/incremental.js";
 
 const INT64_MIN = -(2n ** 63n);
@@ -389,7 +389,7 @@ export function postgresResults(pool: pg.Pool): ResultsStore {
         );
         const upE = up!.e ?? 0;
         const upX = up!.x ?? 0;
-        const matcher = new GoalMatcher(goals);
+        const matcher = matcherFor(goals);
         let totals: Totals;
         if (state!.goals !== goalsKey(goals)) {
           totals = await rebuild(client, accountId, experienceId, goals, matcher, upE);

@@ -4,7 +4,7 @@
 import { matchDomain, matchPagePath } from "@storefit/contract";
 import type { GoalDefinition } from "@storefit/contract";
 import type { ExposureDay, FoldedResults, GoalSums, PageViews, ResultsAggregate, ResultsRange, ResultsStore, Sync, VariationVisitors } from "../types.js";
-import { Fold, GoalMatcher, aggregateOf, applyEvent, countIn, countVisitor, emptyTotals, exposedOf, goalTypes, goalsKey, parseVisitor, sameFirst, visitorJson } from "../../results/incremental.js";
+import { Fold, GoalMatcher, aggregateOf, matcherFor, applyEvent, countIn, countVisitor, emptyTotals, exposedOf, goalTypes, goalsKey, parseVisitor, sameFirst, visitorJson } from "../../results/incremental.js";
 import type { CandidateEvent, CountedVisitor, FirstExposure, Totals } from "../../results/incremental.js";
 import { GOAL_EVENT_TYPES, MAX_DATE_MS, NAMED_TYPES } from "../event-fields.js";
 import { count } from "./db.js";
@@ -298,8 +298,9 @@ export function sqliteResults(d: SqliteDb): Sync<ResultsStore> {
     const fold = new Fold(goals, matcher);
     const types = JSON.stringify(goalTypes(goals));
     // New exposures: the variations seen, and the visitors whose first exposure is new or moved.
+    // A range of rowids (seq): the experience's index would read all of its exposures.
     const exposed = d.sql(
-      `SELECT user_id, variation_id FROM exposures
+      `SELECT user_id, variation_id FROM exposures NOT INDEXED
        WHERE seq > @after AND seq <= @upTo AND account_id = @account AND experience_id = @experience AND forced = 0 AND user_id IS NOT NULL AND variation_id IS NOT NULL`,
     ).all({ ...key, after: from.x, upTo: upX }) as { user_id: string; variation_id: string }[];
     const users = new Set<string>();
@@ -345,6 +346,10 @@ export function sqliteResults(d: SqliteDb): Sync<ResultsStore> {
   return {
   foldResults(accountId: string, experienceId: string, goals: readonly GoalDefinition[]): FoldedResults {
     const key = { account: accountId, experience: experienceId };
+    // Not fsynced (NORMAL, as config calls): the state is derived data, committed with its
+    // watermark, so an OS crash can only lose the last fold, which the next call redoes. An fsync
+    // here took about half of a fold's time (docs/benchmarks.md, "Results").
+    d.syncAt("NORMAL");
     // BEGIN IMMEDIATE: one node (process) folds at a time, and reads what the last one wrote.
     return d.db
       .transaction((): FoldedResults => {
@@ -353,7 +358,7 @@ export function sqliteResults(d: SqliteDb): Sync<ResultsStore> {
         const state = d.sql("SELECT goals, event_seq, exposure_seq, totals FROM results_state WHERE account_id = @account AND experience_id = @experience").get(key) as
           | { goals: string; event_seq: number; exposure_seq: number; totals: string }
           | undefined;
-        const matcher = new GoalMatcher(goals);
+        const matcher = matcherFor(goals);
         let totals: Totals;
         if (!state || state.goals !== goalsKey(goals)) {
           totals = rebuild(key, goals, matcher, upE);
