@@ -29,11 +29,8 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function open(body: string): Promise<Page> {
-  server.set(
-    "/page",
-    `<!doctype html><html><head><meta charset="utf-8"></head><body>${body}</body></html>`,
-  );
+async function open(body: string, doctype = "<!doctype html>"): Promise<Page> {
+  server.set("/page", `${doctype}<html><head><meta charset="utf-8"></head><body>${body}</body></html>`);
   const context = await newVisitor(browser);
   contexts.push(context);
   const page = await context.newPage();
@@ -136,6 +133,15 @@ describe("the observer looks at the configs the added nodes could concern", () =
     await settle(page);
     expect(await queries(page)).toBe(1);
     expect(await page.locator("#feed .price").innerHTML()).toBe("$8");
+  });
+
+  it("on a quirks-mode page, where classes match in any case, a re-added element is still found", async () => {
+    const page = await open(`<div id="app"><p class="price">$10</p></div>`, "");
+    expect(await page.evaluate(() => document.compatMode)).toBe("BackCompat");
+    await apply(page, [el(".Price", { innerHTML: "$8" })]);
+    await page.evaluate(() => (document.getElementById("app")!.innerHTML = '<p class="price">$10</p>'));
+    await settle(page);
+    expect(await page.locator("#app p").innerHTML()).toBe("$8");
   });
 
   it("re-checks a selector any change may concern (a pseudo-class) on every change", async () => {

@@ -97,8 +97,11 @@ type Item = {
   _changes: HtmlElementVariation;
   _meta: CustomfitMeta;
   _selector: string;
-  /** What its element needs (selector-keys.ts); null: scanned on every mutation. */
-  _keys: string[] | null;
+  /**
+   * What its element needs (selector-keys.ts); null: scanned on every mutation. Worked out when
+   * the observer first needs it, not on the way to the reveal.
+   */
+  _keys?: string[] | null;
   _fields: Field[];
   _state: ItemState;
   /** When the current state ends: waiting gives up (none before the DOM is parsed), applied stops watching. */
@@ -300,7 +303,11 @@ export function createEngine(ctx: EngineContext): Engine {
     if (indexed !== items.length) {
       indexed = items.length;
       index = new Map();
-      for (const item of items) for (const key of item._keys || []) index.set(key, [...(index.get(key) || []), item]);
+      for (const item of items) {
+        // A quirks-mode page matches ids and classes in any case: no keys there.
+        if (item._keys === undefined) item._keys = doc.compatMode === "BackCompat" ? null : selectorKeys(item._selector);
+        for (const key of item._keys || []) index.set(key, [...(index.get(key) || []), item]);
+      }
     }
     const found = new Set<Item>();
     const look = (key: string) => {
@@ -415,8 +422,6 @@ export function createEngine(ctx: EngineContext): Engine {
             _changes: changes,
             _meta: meta,
             _selector: selector,
-            // A quirks-mode page matches ids and classes in any case: no keys there.
-            _keys: doc.compatMode === "BackCompat" ? null : selectorKeys(selector),
             _fields: fields,
             _state: ITEM.waiting,
             _deadline: Infinity,
