@@ -30,7 +30,18 @@ const usProduct = () => {
 };
 const ukProduct = () => account.settings.pages.find((p) => p.domain !== account.settings.domain)!.page_path;
 
-function post(url: string, body: unknown, headers: Record<string, string> = {}) {
+/**
+ * A client call, answered once the writes a config call makes behind its answer have committed
+ * too (routes/client.ts), since most tests here check what is stored. The tests of what a page
+ * sees before those commits call `answerOnly`.
+ */
+async function post(url: string, body: unknown, headers: Record<string, string> = {}) {
+  const res = await answerOnly(url, body, headers);
+  await app.clientWritesBehind.drain();
+  return res;
+}
+
+function answerOnly(url: string, body: unknown, headers: Record<string, string> = {}) {
   return app.inject({
     method: "POST",
     url,

@@ -11,6 +11,7 @@ import { openPostgresStore } from "../src/store/postgres/index.js";
 import type { PostgresStore } from "../src/store/postgres/index.js";
 import { FIXED_NOW, FORM, OWNER, SHOP_ORIGIN, call, experienceBody, signIn, user } from "./helpers.js";
 import { freshDatabase } from "./support/postgres.js";
+import { gated } from "./support/gated-store.js";
 import type { FreshDatabase } from "./support/postgres.js";
 
 let db: FreshDatabase;
@@ -137,5 +138,35 @@ describe("two nodes on one PostgreSQL database", () => {
     await visit("r-3", b, a);
     expect(await visitorsOn(b)).toEqual([...expected]);
     expect([...expected.values()].reduce((x, y) => x + y)).toBe(3);
+  });
+
+  it("an exposure reaching the other node before the config call's write commits carries the assignment's probability and split", async () => {
+    // A third node on the same database whose config-call writes are held: its answer is out,
+    // its assignment not yet stored (routes/client.ts writes it behind the answer).
+    const gate = gated(stores[0]!);
+    const c = await buildApp({ store: gate.store, clock: () => FIXED_NOW });
+    let userId = "";
+    try {
+      gate.hold();
+      const visitor = "behind-1";
+      const res = await post(c, "/v1/users/configs/", { user: user(visitor), current_page_path: "/", current_domain: "littlesprouts.localhost", session_id: "s1" });
+      const body = res.json() as ConfigsResponse;
+      userId = body.user_id;
+      const config = Object.values(body.configs).find((x) => x.experience_behaviour_response?.experience_id === experienceId)!;
+      const rule_id = config.experience_behaviour_response!.rule_id;
+      const summary = { config_id: config.config_id, user_customer_id: visitor, requested_time: FIXED_NOW, variation_id: config.variation_id, experience_id: experienceId, rule_id, session_id: "s-behind" };
+      const sent = await post(b, "/v1/config/request/summary/", { user: user(visitor), summaries: [summary] });
+      expect(sent.statusCode, sent.body).toBe(200);
+      expect((await stores[1]!.getAssignments(DEMO_ACCOUNT_ID, body.user_id)).size).toBe(0);
+      const stored = (await stores[1]!.listExposures(DEMO_ACCOUNT_ID, 20)).find((x) => x.session_id === "s-behind");
+      // experienceBody's two variations, even weights, all traffic.
+      expect(stored).toMatchObject({ variation_id: config.variation_id, probability: 0.5, forced: false });
+      expect(JSON.parse(stored!.split!)).toEqual({ var_a: 0.5, var_b: 0.5 });
+    } finally {
+      gate.release();
+      await c.close();
+    }
+    // Closing node C committed the held write.
+    expect((await stores[1]!.getAssignments(DEMO_ACCOUNT_ID, userId)).size).toBe(1);
   });
 });

@@ -52,10 +52,15 @@ export class RecentVisitors {
     return e;
   }
 
-  /** The visitor, with their stored assignments as of `revision` (read from the store when not known). */
-  async entry(accountId: string, userId: string, revision: number): Promise<VisitorEntry> {
+  /**
+   * The visitor, with their stored assignments as of `revision` (read from the store when not
+   * known). `pending`: the visitor's writes not yet committed (routes/client.ts writes behind the
+   * answer), waited for before a read so that the read sees them.
+   */
+  async entry(accountId: string, userId: string, revision: number, pending?: Promise<void>): Promise<VisitorEntry> {
     const e = this.get(accountId, userId);
     if (e.revision !== revision) {
+      if (pending) await pending;
       e.assignments = await this.store.getAssignments(accountId, userId);
       e.revision = revision;
     }
@@ -72,9 +77,19 @@ export class RecentVisitors {
     return e.recordedMs === null || nowMs - e.recordedMs >= VISITOR_REFRESH_MS;
   }
 
-  /** After a committed write: the new assignments, and when. */
+  /** After a write (committed, or submitted behind the answer): the new assignments, and when. */
   recorded(e: VisitorEntry, assignments: readonly Assignment[], nowMs: number): void {
     for (const a of assignments) e.assignments.set(assignmentKey(a.experience_id, a.rule_id), a);
     e.recordedMs = nowMs;
+  }
+
+  /**
+   * A write recorded here did not commit: believe nothing of the visitor, so their next call reads
+   * the store again and writes what is missing.
+   */
+  forget(e: VisitorEntry): void {
+    e.revision = -1;
+    e.assignments = new Map();
+    e.recordedMs = null;
   }
 }

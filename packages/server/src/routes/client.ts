@@ -17,12 +17,15 @@ import type {
 import { assignmentKey } from "../store/types.js";
 import type { Account, Assignment, ClientWrite, InsertResult, Store } from "../store/types.js";
 import { GroupCommit } from "../store/group-commit.js";
+import { WriteBehind } from "../store/write-behind.js";
 import { attributesOf } from "../decide/conditions.js";
 import { decide } from "../decide/decide.js";
+import { drawnAssignment } from "../decide/drawn.js";
 import { answerBytes } from "../decide/answer.js";
 import { isValidPreviewToken, previewTokenKey } from "../auth/preview-token.js";
 import type { AccountSnapshots, PreparedAccount } from "../decide/snapshots.js";
 import { RecentVisitors } from "../decide/visitors.js";
+import type { VisitorEntry } from "../decide/visitors.js";
 import { HttpError, sendError, sendRateLimited } from "../http/errors.js";
 import { addressKey } from "../http/rate-limit.js";
 import type { TokenBuckets } from "../http/rate-limit.js";
@@ -46,6 +49,10 @@ declare module "fastify" {
   interface FastifyRequest {
     account?: Account;
     prepared?: PreparedAccount;
+  }
+  interface FastifyInstance {
+    /** The config calls' writes behind the answer: `drain()` settles once all submitted so far have committed. */
+    clientWritesBehind: { drain(): Promise<void> };
   }
 }
 
@@ -159,11 +166,25 @@ export function clientRoutes(
 
   const now = () => new Date(clock()).toISOString();
 
-  // Every write of the client API goes through one group commit (store/group-commit.ts): a
-  // request answers once its writes are committed, and concurrent requests share the commit.
+  // Every write of the client API goes through one group commit (store/group-commit.ts), and
+  // concurrent requests share the commit. Events, exposures, devices and alerts answer once their
+  // writes are committed ("accepted" means stored); a config call answers before its decision's
+  // write commits (store/write-behind.ts; docs/storage.md "Durability").
   const writes = new GroupCommit<ClientWrite, InsertResult>((batch) => store.commitClientWrites(batch));
-  app.addHook("onClose", async () => writes.flush());
   const visitors = new RecentVisitors(store);
+  // Keyed by user id: it names the account too (userIdFor).
+  const decisionWrites = new WriteBehind<{ write: ClientWrite; visitor: VisitorEntry }>(
+    ({ write }) => writes.submit(write),
+    (userId, { visitor }, error) => {
+      app.log.error(`a config call's write of visitor ${userId} failed after retries, to be written by their next call: ${error instanceof Error ? error.message : String(error)}`);
+      visitors.forget(visitor);
+    },
+  );
+  app.decorate("clientWritesBehind", { drain: () => decisionWrites.drain() });
+  app.addHook("onClose", async () => {
+    await writes.flush();
+    await decisionWrites.drain();
+  });
 
   app.post<{ Body: ConfigsRequest }>(
     "/v1/users/configs/",
@@ -189,7 +210,7 @@ export function clientRoutes(
       // Preview shows drafts: only with a token an operator of this account got from the admin
       // API. Without one the call is a normal visit (no error: a stale link shows the live shop).
       const preview = body.preview_mode === true && isValidPreviewToken(await previewTokenKey(store), account.id, body.preview_token, nowMs);
-      const visitor = preview ? null : await visitors.entry(account.id, userId, account.revision);
+      const visitor = preview ? null : await visitors.entry(account.id, userId, account.revision, decisionWrites.settled(userId));
       const decision = decide({
         request: body.preview_mode === true && !preview ? { ...body, preview_mode: false } : body,
         visitorId: body.user.user_customer_id,
@@ -206,10 +227,12 @@ export function clientRoutes(
         planCache,
       });
       // A config call writes only what changed: new or changed assignments, and the visitor when
-      // this node has not recorded them within VISITOR_REFRESH_MS (decide/visitors.ts). A
-      // returning visitor's call then writes nothing and waits for no commit.
+      // this node has not recorded them within VISITOR_REFRESH_MS (decide/visitors.ts). The write
+      // goes behind the answer: the answer does not depend on it (an assignment is the same
+      // hash on every node within a revision), and the page is hidden until the answer arrives.
       if (visitor && (decision.assignments.length > 0 || visitors.stale(visitor, nowMs))) {
-        await writes.submit({ kind: "decision", accountId: account.id, userId, user: body.user, assignments: decision.assignments, now: now() });
+        const write: ClientWrite = { kind: "decision", accountId: account.id, userId, user: body.user, assignments: decision.assignments, now: now() };
+        decisionWrites.write(userId, { write, visitor });
         visitors.recorded(visitor, decision.assignments, nowMs);
       }
       const answer = answerBytes(decision.configMembers, {
@@ -278,11 +301,19 @@ export function clientRoutes(
       // exposure to an experience with no matching assignment was not randomised (a
       // desired_experiences or preview visit: never stored as assignments, decide.ts): stored
       // as forced, and left out of the results (docs/results.md).
+      //
+      // The config call stores assignments behind its answer, and the page reports exposures
+      // right after it: this node's pending write of the visitor is waited for before the read;
+      // one pending on another node is not visible, so an exposure no stored assignment matches
+      // is checked against the draw itself (drawnAssignment below).
       const assignmentsByUser = new Map<string, Map<string, Assignment>>();
       for (const uid of new Set(req.body.summaries.map((s) => userIdFor(account.id, s.user_customer_id)))) {
+        const pending = decisionWrites.settled(uid);
+        if (pending) await pending;
         assignmentsByUser.set(uid, await store.getAssignments(account.id, uid));
       }
       const assignmentsOf = (uid: string) => assignmentsByUser.get(uid)!;
+      const { experiences } = req.prepared!;
       // Assignments are kept per experience and rule: the summary's rule names the one (the
       // script sends it); without a rule, the variation shown does (variation ids are unique
       // within an experience, across its rules).
@@ -290,7 +321,21 @@ export function clientRoutes(
         const experienceId = s.experience_id!;
         const mine = assignmentsOf(uid);
         const a = s.rule_id ? mine.get(assignmentKey(experienceId, s.rule_id)) : [...mine.values()].find((x) => x.experience_id === experienceId && x.variation_id === s.variation_id);
-        return a && a.variation_id === s.variation_id ? a : undefined;
+        if (a && a.variation_id === s.variation_id) return a;
+        return s.rule_id && s.variation_id ? drawn(a, experienceId, s.rule_id, s.variation_id, s.user_customer_id) : undefined;
+      };
+      // No stored assignment of the rule matches: the one the visitor drew, when it is to the
+      // variation shown — a running experience's new assignment is that draw, stored or not yet.
+      // A stored assignment of the rule to another variation that still exists would have been
+      // kept (sticky), so a different variation shown was forced: no draw is looked at then. (A
+      // forced visit with nothing stored whose variation happens to be the one drawn is counted
+      // as drawn: docs/storage.md "Durability".)
+      const drawn = (stored: Assignment | undefined, experienceId: string, ruleId: string, variationId: string, visitorId: string): Assignment | undefined => {
+        const exp = experiences.find((e) => e.id === experienceId);
+        if (!exp || exp.status !== "running") return undefined;
+        const rule = exp.rules.find((r) => r.id === ruleId);
+        if (!rule || (stored && rule.behaviour.variations.some((v) => v.id === stored.variation_id))) return undefined;
+        return drawnAssignment(exp, ruleId, variationId, visitorId) ?? undefined;
       };
       const exposures = req.body.summaries.map((s, i) => {
         const uid = userIdFor(account.id, s.user_customer_id);

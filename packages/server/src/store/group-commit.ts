@@ -1,9 +1,10 @@
 // Group commit: the writes of requests that arrive together are committed in one transaction.
 // SQLite makes a commit durable with an fsync (synchronous=FULL in WAL mode), which costs far more
 // than the rows themselves; one commit per request capped the config call at about a tenth of a
-// bare HTTP server's rate (docs/benchmarks.md). Each request still answers only after its own
-// writes are committed — "accepted" keeps meaning "stored" — but concurrent requests share the
+// bare HTTP server's rate (docs/benchmarks.md). A request that awaits its write still answers only
+// after it is committed — "accepted" keeps meaning "stored" — but concurrent requests share the
 // fsync: everything queued during one turn of the event loop is committed in the next check phase.
+// (A config call does not await: write-behind.ts.)
 
 type Waiting<T, R> = { item: T; resolve: (result: R) => void; reject: (error: unknown) => void };
 
