@@ -18,7 +18,7 @@
 // scripts; medians are printed with their ratio and the load average. Env: BENCH_TRIALS (15),
 // BENCH_DELAY_MS (comma-separated; "100,0").
 
-/* global window, document, performance, MutationObserver -- functions passed to page.evaluate run in the page */
+/* global window, document, MutationObserver -- functions passed to page.evaluate run in the page */
 import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
