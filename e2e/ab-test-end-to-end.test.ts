@@ -224,7 +224,14 @@ describe("an A/B test built in the dashboard is measured right", () => {
       .toBe(GROUP_SHOPPERS);
     expect(sum(after.first) - sum(before.first)).toBeGreaterThan(0);
     expect(sum(after.second)).toBeGreaterThan(0);
-    expect(await page.getByRole("alert").filter({ hasText: "Sample ratio mismatch" }).count()).toBe(0);
+    // Both arms of the second test, its plain control too.
+    expect(Object.values(after.second).every((n) => n > 0), JSON.stringify(after.second)).toBe(true);
+    // Each split passes the sample-ratio check on its own Results screen (exposedPerVariation left the page there).
+    for (const url of [first.url, secondUrl]) {
+      await exposedPerVariation(page, url);
+      await expect.poll(() => page.getByTestId("srm-ok").count(), { timeout: 15_000 }).toBe(1);
+      expect(await page.getByRole("alert").filter({ hasText: "Sample ratio mismatch" }).count(), url).toBe(0);
+    }
     expect(errors).toEqual([]);
   });
 });
