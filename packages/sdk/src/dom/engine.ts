@@ -141,9 +141,25 @@ export function createEngine(ctx: EngineContext): Engine {
   let observer: MutationObserver | undefined;
   /** The options the observer runs with: whether it watches text (undefined: stopped). */
   let observing: boolean | undefined;
-  /** Items by key (selector-keys.ts), rebuilt when `apply` added items since (`indexed` counts them). */
+  /**
+   * Items by key (selector-keys.ts), rebuilt when `apply` added items since (`indexed` counts
+   * them); `always`: whether some item is scanned on every mutation. `found` collects the items
+   * the added nodes concern.
+   */
   let index = new Map<string, Item[]>();
   let indexed = 0;
+  let always = false;
+  const found = new Set<Item>();
+  const look = (key: string) => {
+    const list = index.get(key);
+    if (list) for (const item of list) found.add(item);
+  };
+  const visit = (el: Element) => {
+    if (el.id) look("#" + el.id);
+    const classes = el.classList;
+    for (let i = 0; i < classes.length; i++) look("." + classes[i]!);
+    look(el.localName);
+  };
   let tick: ReturnType<typeof setInterval> | 0 = 0;
   let hideEl: HTMLStyleElement | undefined;
   let hideCss = "";
@@ -308,27 +324,26 @@ export function createEngine(ctx: EngineContext): Engine {
         if (item._keys === undefined) item._keys = doc.compatMode === "BackCompat" ? null : selectorKeys(item._selector);
         for (const key of item._keys || []) index.set(key, [...(index.get(key) || []), item]);
       }
+      always = items.some((item) => !item._keys || item._changes.cf_retain_value);
     }
-    const found = new Set<Item>();
-    const look = (key: string) => {
-      for (const item of index.get(key) || []) if (live(item)) found.add(item);
-    };
-    const visit = (el: Element) => {
-      if (el.id) look("#" + el.id);
-      const classes = el.classList;
-      for (let i = 0; i < classes.length; i++) look("." + classes[i]!);
-      look(el.localName);
-    };
+    let every = false;
     for (const record of records)
       for (let n = 0, nodes = record.addedNodes; n < nodes.length; n++) {
         const root = nodes[n] as Element;
         if (root.nodeType !== 1 || !root.isConnected) continue;
         look("*");
-        visit(root);
         const all = root.getElementsByTagName("*");
-        for (let i = 0; i < all.length; i++) visit(all[i]!);
+        // A subtree with more elements than the index has keys (a re-rendered block) is not
+        // visited: querying every config costs less (bench/sdk-churn.bench.mjs, re-render storm).
+        if (all.length >= index.size) every = true;
+        else {
+          visit(root);
+          for (let i = 0; i < all.length; i++) visit(all[i]!);
+        }
       }
-    const some = items.filter((item) => live(item) && (found.has(item) || !item._keys || item._changes.cf_retain_value));
+    if (!every && !found.size && !always) return;
+    const some = items.filter((item) => live(item) && (every || found.has(item) || !item._keys || item._changes.cf_retain_value));
+    found.clear();
     if (some.length) scan(some);
   };
 
