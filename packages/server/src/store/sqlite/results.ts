@@ -296,7 +296,9 @@ export function sqliteResults(d: SqliteDb): Sync<ResultsStore> {
   /** What arrived after the state's seqs, up to upE and upX, folded into `totals`. */
   const foldForward = (key: SqlParams, goals: readonly GoalDefinition[], matcher: GoalMatcher, totals: Totals, from: { e: number; x: number }, upE: number, upX: number): void => {
     const fold = new Fold(goals, matcher);
-    const types = JSON.stringify(goalTypes(goals));
+    // The goals' event types as literals (fixed words, GOAL_EVENT_TYPES): a json_each list was
+    // set up again (a bloom filter) for each visitor's read.
+    const types = goalTypes(goals).map((t) => `'${t}'`).join(", ") || "NULL";
     // New exposures: the variations seen, and the visitors whose first exposure is new or moved.
     // A range of rowids (seq): the experience's index would read all of its exposures.
     const exposed = d.sql(
@@ -318,9 +320,9 @@ export function sqliteResults(d: SqliteDb): Sync<ResultsStore> {
       const events = goals.length
         ? (d.sql(
             `SELECT ${CANDIDATE_COLUMNS} FROM events e
-             WHERE e.account_id = @account AND e.user_id = @user AND e.seq <= @upE AND e.event_type IN (SELECT value FROM json_each(@types))
+             WHERE e.account_id = @account AND e.user_id = @user AND e.seq <= @upE AND e.event_type IN (${types})
              ORDER BY e.seq`,
-          ).all({ ...p, upE, types }) as CandidateEvent[])
+          ).all({ ...p, upE }) as CandidateEvent[])
         : [];
       fold.recount(user, before, countVisitor(first, events, matcher));
     }
@@ -328,9 +330,9 @@ export function sqliteResults(d: SqliteDb): Sync<ResultsStore> {
       const unexposed = new Set<string>();
       const events = d.sql(
         `SELECT ${CANDIDATE_COLUMNS} FROM events e
-         WHERE e.account_id = @account AND e.seq > @after AND e.seq <= @upE AND e.event_type IN (SELECT value FROM json_each(@types))
+         WHERE e.account_id = @account AND e.seq > @after AND e.seq <= @upE AND e.event_type IN (${types})
          ORDER BY e.seq`,
-      ).all({ ...key, after: from.e, upE, types }) as CandidateEvent[];
+      ).all({ ...key, after: from.e, upE }) as CandidateEvent[];
       for (const e of events) {
         if (unexposed.has(e.user_id)) continue;
         const known = fold.changed.get(e.user_id);
