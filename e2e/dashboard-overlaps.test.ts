@@ -3,6 +3,7 @@
 // (priority 10) does. The editor says so; the list shows and sorts priorities; Start asks first
 // and names the conflict; "Split traffic" puts both into one mutually exclusive group with half
 // each (the list's badges and the API show separate slices), after which Start asks nothing.
+// Resuming a paused experience asks the same way, from the list and from the editor.
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
@@ -58,13 +59,16 @@ describe("overlapping experiences in the dashboard", () => {
     expect(said).toContain(
       "Where both apply, it is shown and this test is left out for all of its visitors",
     );
-    // The visual editor says the same.
+    // The visual editor says the same: the element, the page, and who is shown there.
     await page.goto(`${stack.apiUrl}/experiences/${id}/visual`);
+    const visualNotice = page.getByRole("region", { name: "Overlapping experiences" });
     await expect
-      .poll(() => page.getByRole("region", { name: "Overlapping experiences" }).innerText(), {
-        timeout: 10_000,
-      })
+      .poll(() => visualNotice.innerText(), { timeout: 10_000 })
       .toContain(`“${PRICE_MESSAGE}” (priority 10) also changes #product-price`);
+    expect(await visualNotice.innerText()).toContain(
+      `also changes #product-price on littlesprouts.localhost${PRODUCT_PATH}. Where both apply, ` +
+        "it is shown and this test is left out for all of its visitors (higher priority wins).",
+    );
 
     // The list: a Priority column, sorted by a click on its header, either way.
     await page.goto(`${stack.apiUrl}/`);
@@ -226,6 +230,100 @@ describe("overlapping experiences in the dashboard", () => {
       start: 0,
       end: 0.5,
     });
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 180_000);
+
+  it("asks before a paused experience is resumed, from the list and from the editor", async () => {
+    // A running copy of the UK tax line at priority 0, with no group: both change #product-tax,
+    // and the original (priority 5) is shown where both apply.
+    const {
+      created_at: _c,
+      updated_at: _u,
+      ...uk
+    } = stack.store.getExperience(ACCOUNT_ID, "exp_uk_tax_line")!;
+    const RESUMED = "UK tax line: italic";
+    const UK_TAX = "UK tax line: VAT and delivery";
+    await stack.store.saveExperience({
+      ...uk,
+      id: "exp_uk_tax_italic",
+      name: RESUMED,
+      status: "running",
+      priority: 0,
+      exclusion_group: null,
+    });
+    const statusOf = () => stack.store.getExperience(ACCOUNT_ID, "exp_uk_tax_italic")?.status;
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(String(e)));
+    await signInToDashboard(page, stack);
+    const row = page
+      .getByTestId("experience-row")
+      .filter({ has: page.getByRole("link", { name: RESUMED, exact: true }) });
+    await expect.poll(() => row.count(), { timeout: 20_000 }).toBe(1);
+
+    // Pause asks nothing.
+    await row.getByRole("button", { name: `Pause ${RESUMED}` }).click();
+    await expect
+      .poll(() => row.getByTestId("status-badge").getAttribute("data-status"))
+      .toBe("paused");
+    expect(statusOf()).toBe("paused");
+
+    // Resume from the list asks first, naming the conflict, and offers what Start offers under
+    // Resume's own name; Cancel leaves it paused.
+    const confirm = page.getByRole("alertdialog", {
+      name: `“${RESUMED}” overlaps with a running experience`,
+    });
+    const expectAsked = async () => {
+      await confirm.waitFor();
+      const asked = await confirm.innerText();
+      expect(asked).toContain(`“${UK_TAX}” (priority 5) also changes #product-tax on`);
+      expect(asked).toContain("littlesprouts-uk.localhost/products/");
+      expect(asked).toContain(
+        "Where both apply, it is shown and this personalization is left out for all of its " +
+          "visitors (higher priority wins).",
+      );
+      expect(await confirm.getByRole("button").allInnerTexts()).toEqual([
+        "Cancel",
+        `Split traffic with “${UK_TAX}”…`,
+        "Resume anyway",
+      ]);
+    };
+    await row.getByRole("button", { name: `Resume ${RESUMED}` }).click();
+    await expectAsked();
+    await confirm.getByRole("button", { name: "Cancel" }).click();
+    await expect.poll(() => confirm.count()).toBe(0);
+    expect(statusOf()).toBe("paused");
+    expect(await row.getByTestId("status-badge").getAttribute("data-status")).toBe("paused");
+    const listed = (await (
+      await page.request.get(`${stack.apiUrl}/api/experiences`)
+    ).json()) as ExperienceListResponse;
+    expect(listed.experiences.find((e) => e.id === "exp_uk_tax_italic")?.status).toBe("paused");
+
+    // Resume from the editor asks the same; "Resume anyway" resumes it.
+    await page.goto(`${stack.apiUrl}/experiences/exp_uk_tax_italic`);
+    const resume = page.getByRole("button", { name: "Resume", exact: true });
+    await resume.waitFor({ timeout: 10_000 });
+    await resume.click();
+    await expectAsked();
+    await confirm.getByRole("button", { name: "Cancel" }).click();
+    await expect.poll(() => confirm.count()).toBe(0);
+    expect(statusOf()).toBe("paused");
+    await resume.click();
+    await confirm.waitFor();
+    const answered = page.waitForResponse(
+      (r) =>
+        r.url().endsWith("/api/experiences/exp_uk_tax_italic/status") &&
+        r.request().method() === "POST",
+    );
+    await confirm.getByRole("button", { name: "Resume anyway" }).click();
+    expect((await answered).status()).toBe(200);
+    await expect.poll(() => confirm.count()).toBe(0);
+    expect(statusOf()).toBe("running");
+    await expect
+      .poll(() => page.getByTestId("status-badge").first().getAttribute("data-status"))
+      .toBe("running");
     expect(errors).toEqual([]);
     await context.close();
   }, 180_000);
