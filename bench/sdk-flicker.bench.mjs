@@ -7,12 +7,16 @@
 //
 // Measured in the page: the config call's responseEnd (Resource Timing) to the
 // `storefit:revealed` event. Each trial is a fresh visitor (browser context) that opens the page
-// twice; trials alternate 30 configs and none; medians are reported. Env: BENCH_TRIALS (15).
+// twice; trials alternate 30 configs and none; medians are reported, with the load average
+// before and after (the machine is shared). Env: BENCH_TRIALS (15; at least 10).
 
 /* global window, document -- functions passed to page.evaluate run in the page */
+import { readFileSync } from "node:fs";
 import { DESKTOP_UA, bundle, launch, median, ms, serve } from "./sdk-lib.mjs";
 
-const TRIALS = Number(process.env.BENCH_TRIALS ?? 15);
+const TRIALS = Math.max(10, Number(process.env.BENCH_TRIALS ?? 15));
+const load = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
+const loadBefore = load();
 const N = 30;
 const kinds = ["html", "src", "style", "class", "href"];
 
@@ -122,3 +126,4 @@ for (const view of ["first", "repeat"]) {
   }
   console.log(`${(view + " view").padEnd(42)} hidden from navigation start ${ms(median(res.on.map((t) => t[view].revealed)))}; answer before DOMContentLoaded in ${early(res.on, view)}/${TRIALS}`);
 }
+console.log(`load average before / after: ${loadBefore} / ${load()}`);
