@@ -14,6 +14,8 @@
 // BENCH_NEW_VISITOR_EVERY (8: one config call in 8 is a visitor's first), BENCH_BROWSE (1: a
 // returning visitor asks on a random product page; 0: always on the page of their first visit),
 // BENCH_SERVICE_NODE_ARGS and BENCH_BARE_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=…"), BENCH_ONLY=decisions, BENCH_VERBOSE=1 (per slice).
+// Also printed: each side's latency p50 and p99 over every request of its slices, and the p99 and
+// CPU-per-call ratios (service / bare) against the config call's targets (≤ 2×, ≤ 1.4×).
 
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -87,20 +89,25 @@ const stop = (child) =>
 
 // ---- the client ----
 
-/** Sends `total` POSTs, `concurrency` at a time over keep-alive, and answers requests per second. */
-async function load(port, path, bodyOf, total, concurrency = CONCURRENCY) {
+/**
+ * Sends `total` POSTs, `concurrency` at a time over keep-alive, and answers requests per second.
+ * `latencies`: each request's time from send to the end of its answer (ms) is pushed to it.
+ */
+async function load(port, path, bodyOf, total, concurrency = CONCURRENCY, latencies = null) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
   const headers = { "content-type": "application/x-www-form-urlencoded", origin: ORIGIN };
   let next = 0;
   let failed = 0;
   const one = (body) =>
     new Promise((resolve, reject) => {
+      const sent = performance.now();
       const req = http.request(
         { agent, host: "127.0.0.1", port, method: "POST", path, headers: { ...headers, "content-length": Buffer.byteLength(body) } },
         (res) => {
           res.resume();
           res.on("end", () => {
             if (res.statusCode !== 200) failed++;
+            latencies?.push(performance.now() - sent);
             resolve();
           });
         },
@@ -258,7 +265,7 @@ try {
     await load(bare.port, path, warm, WARMUP_REQUESTS);
 
     // The machine is shared: alternate short slices so both sides see the same noise, and sum.
-    const decisions = { service: { n: 0, s: 0 }, bare: { n: 0, s: 0 }, slices: { service: [], bare: [] } };
+    const decisions = { service: { n: 0, s: 0 }, bare: { n: 0, s: 0 }, slices: { service: [], bare: [] }, latencies: { service: [], bare: [] } };
     for (let r = 0; r < ROUNDS; r++) {
       // Each round has visitors of its own, so that every round has its share of first visits.
       const bodies = r === 0 ? CONFIG_BODIES : Array.from({ length: REQUESTS }, (_, i) => configBody(i, `bench${r}`));
@@ -269,7 +276,7 @@ try {
         for (const [side, port] of k % 2 ? [["service", service.port], ["bare", bare.port]] : [["bare", bare.port], ["service", service.port]]) {
           const child = side === "service" ? service.child : bare.child;
           const cpuBefore = await cpuOf(child);
-          const rate = await load(port, path, bodyOf, slice);
+          const rate = await load(port, path, bodyOf, slice, CONCURRENCY, decisions.latencies[side]);
           const used = (await cpuOf(child)) - cpuBefore; decisions[side].cpu = (decisions[side].cpu ?? 0) + used; if (VERBOSE) console.log(`  slice ${k} ${side.padEnd(7)} ${fmt(rate)}/s, ${(used / slice).toFixed(0)} µs CPU per request`);
           decisions[side].n += slice;
           decisions[side].s += slice / rate;
@@ -317,6 +324,21 @@ try {
       `  server CPU per decision: service ${cpu(decisions.service).toFixed(0)} µs vs bare node:http ${cpu(decisions.bare).toFixed(0)} µs ` +
         `→ ${pct(cpu(decisions.bare) / cpu(decisions.service))} (each server's own CPU time: less disturbed by the machine's other load)`,
     );
+    // Latency as the page sees it (the page is hidden until the answer): every request's time from
+    // send to answer over all slices, at CONCURRENCY in flight. The client is in the parent
+    // process, the same for both sides.
+    const quantile = (xs, q) => xs[Math.min(xs.length - 1, Math.floor(q * xs.length))];
+    const lat = Object.fromEntries(["service", "bare"].map((side) => {
+      const xs = decisions.latencies[side].sort((a, b) => a - b);
+      return [side, { p50: quantile(xs, 0.5), p99: quantile(xs, 0.99) }];
+    }));
+    const ms = (x) => `${x.toFixed(1)} ms`;
+    const times = (x) => `${x.toFixed(2)}×`;
+    console.log(
+      `  latency: p50 service ${ms(lat.service.p50)} vs bare ${ms(lat.bare.p50)} (${times(lat.service.p50 / lat.bare.p50)}); ` +
+        `p99 service ${ms(lat.service.p99)} vs bare ${ms(lat.bare.p99)} → ${times(lat.service.p99 / lat.bare.p99)} (target ≤ 2×)`,
+    );
+    console.log(`  CPU per call: service / bare → ${times(cpu(decisions.service) / cpu(decisions.bare))} (target ≤ 1.4×); load average now ${os.loadavg().map((x) => x.toFixed(1)).join(" ")}`);
     if (ONLY !== "decisions") console.log(
       `  events ingested:  service ${fmt(e.service)}/s (batches of ${EVENTS_PER_BATCH} over HTTP) vs bare SQLite insert loop ${fmt(e.bare)}/s → ${pct(e.service / e.bare)}`,
     );

@@ -17,6 +17,18 @@ describe("GroupCommit", () => {
     expect(batches).toEqual([[1, 2, 3], [4]]);
   });
 
+  it("with a delay, commits together what was submitted over several turns within it", async () => {
+    const batches: number[][] = [];
+    const gc = new GroupCommit<number, number>((items) => (batches.push([...items]), [...items]), undefined, 30);
+    const results: Promise<number>[] = [];
+    for (const x of [1, 2, 3]) {
+      results.push(gc.submit(x));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(await Promise.all(results)).toEqual([1, 2, 3]);
+    expect(batches).toEqual([[1, 2, 3]]);
+  });
+
   it("caps a batch", async () => {
     const sizes: number[] = [];
     const gc = new GroupCommit<number, number>((items) => (sizes.push(items.length), [...items]), 2);

@@ -108,6 +108,9 @@ function pageUrl(text: string): { hostname: string; href: string } | null {
   }
 }
 
+/** How long config calls' writes gather before they commit (see clientRoutes). */
+export const DECISION_COMMIT_DELAY_MS = 10;
+
 export function clientRoutes(
   app: FastifyInstance,
   opts: { store: Store; clock: () => number; snapshots: AccountSnapshots; limiter: TokenBuckets | null; ipLimiter?: TokenBuckets | null },
@@ -171,10 +174,17 @@ export function clientRoutes(
   // writes are committed ("accepted" means stored); a config call answers before its decision's
   // write commits (store/write-behind.ts; docs/storage.md "Durability").
   const writes = new GroupCommit<ClientWrite, InsertResult>((batch) => store.commitClientWrites(batch));
+  // Config calls' writes have a group commit of their own: nobody waits for them, so they gather
+  // for DECISION_COMMIT_DELAY_MS into larger transactions, and on SQLite never share the fsync of
+  // a batch with events (store/sqlite: batches of decisions alone commit at synchronous=NORMAL).
+  // Measured 2026-11-27 (SQLite, a visitor with 8 assignments): 14 µs of CPU per visitor write
+  // in batches of 30 against 19–22 µs in batches of 5; in a profile of bench/service.bench.mjs
+  // before and after, the commit's share of the node's busy CPU went from 12 % to 9 %.
+  const decisions = new GroupCommit<ClientWrite, InsertResult>((batch) => store.commitClientWrites(batch), undefined, DECISION_COMMIT_DELAY_MS);
   const visitors = new RecentVisitors(store);
   // Keyed by user id: it names the account too (userIdFor).
   const decisionWrites = new WriteBehind<{ write: ClientWrite; visitor: VisitorEntry }>(
-    ({ write }) => writes.submit(write),
+    ({ write }) => decisions.submit(write),
     (userId, { visitor }, error) => {
       app.log.error(`a config call's write of visitor ${userId} failed after retries, to be written by their next call: ${error instanceof Error ? error.message : String(error)}`);
       visitors.forget(visitor);
@@ -183,6 +193,7 @@ export function clientRoutes(
   app.decorate("clientWritesBehind", { drain: () => decisionWrites.drain() });
   app.addHook("onClose", async () => {
     await writes.flush();
+    await decisions.flush();
     await decisionWrites.drain();
   });
 
