@@ -97,8 +97,25 @@ export function longUrlOf(request: ConfigsRequest, origin: string | undefined): 
   return base.replace(/\/+$/, "") + path;
 }
 
+/**
+ * Reported page URLs already parsed: shoppers of one shop report the same pages over and over.
+ * Measured 2026-11-27: 0.07 µs of CPU per call against 0.7 µs for the parse (0.5 % of the
+ * node's CPU in a profile of bench/service.bench.mjs). Cleared when full.
+ */
+const pageUrls = new Map<string, { hostname: string; href: string } | null>();
+const PAGE_URL_CACHE_SIZE = 10_000;
+
 /** A reported page URL's host name and its href without the fragment; null: not a URL. */
 function pageUrl(text: string): { hostname: string; href: string } | null {
+  let url = pageUrls.get(text);
+  if (url === undefined) {
+    if (pageUrls.size >= PAGE_URL_CACHE_SIZE) pageUrls.clear();
+    pageUrls.set(text, (url = parsePageUrl(text)));
+  }
+  return url;
+}
+
+function parsePageUrl(text: string): { hostname: string; href: string } | null {
   try {
     const url = new URL(text);
     url.hash = "";
@@ -110,6 +127,34 @@ function pageUrl(text: string): { hostname: string; href: string } | null {
 
 /** How long config calls' writes gather before they commit (see clientRoutes). */
 export const DECISION_COMMIT_DELAY_MS = 10;
+
+/**
+ * userIdFor, remembered per account: every client call names its visitor, and most visitors
+ * call again. Measured 2026-11-27: the SHA-256 took 0.9 µs of CPU per call (0.65 % of the
+ * node's CPU in a profile of bench/service.bench.mjs), a lookup 0.05 µs. Cleared when full.
+ */
+class UserIds {
+  private readonly byAccount = new Map<string, Map<string, string>>();
+  private size = 0;
+
+  constructor(private readonly maxEntries = 50_000) {}
+
+  of(accountId: string, userCustomerId: string): string {
+    let ids = this.byAccount.get(accountId);
+    if (!ids) this.byAccount.set(accountId, (ids = new Map()));
+    let id = ids.get(userCustomerId);
+    if (id === undefined) {
+      if (this.size >= this.maxEntries) {
+        this.byAccount.clear();
+        this.byAccount.set(accountId, (ids = new Map()));
+        this.size = 0;
+      }
+      ids.set(userCustomerId, (id = userIdFor(accountId, userCustomerId)));
+      this.size++;
+    }
+    return id;
+  }
+}
 
 export function clientRoutes(
   app: FastifyInstance,
@@ -182,6 +227,7 @@ export function clientRoutes(
   // before and after, the commit's share of the node's busy CPU went from 12 % to 9 %.
   const decisions = new GroupCommit<ClientWrite, InsertResult>((batch) => store.commitClientWrites(batch), undefined, DECISION_COMMIT_DELAY_MS);
   const visitors = new RecentVisitors(store);
+  const userIds = new UserIds();
   // Keyed by user id: it names the account too (userIdFor).
   const decisionWrites = new WriteBehind<{ write: ClientWrite; visitor: VisitorEntry }>(
     ({ write }) => decisions.submit(write),
@@ -216,7 +262,7 @@ export function clientRoutes(
     async (req, reply) => {
       const { account, experiences, audiences, planCache } = req.prepared!;
       const body = req.body;
-      const userId = userIdFor(account.id, body.user.user_customer_id);
+      const userId = userIds.of(account.id, body.user.user_customer_id);
       const nowMs = clock();
       // Preview shows drafts: only with a token an operator of this account got from the admin
       // API. Without one the call is a normal visit (no error: a stale link shows the live shop).
@@ -272,7 +318,7 @@ export function clientRoutes(
     },
     async (req) => {
       const account = req.account!;
-      const userId = userIdFor(account.id, req.body.user.user_customer_id);
+      const userId = userIds.of(account.id, req.body.user.user_customer_id);
       // Looser forms a client may send (product.md Appendix A) are stored in the one form.
       const events = req.body.events.map(({ config_summary, ...e }, i): TrackedEvent => ({
         ...e,
@@ -306,7 +352,7 @@ export function clientRoutes(
     },
     async (req) => {
       const account = req.account!;
-      const userId = userIdFor(account.id, req.body.user.user_customer_id);
+      const userId = userIds.of(account.id, req.body.user.user_customer_id);
       // product.md §3: each exposure carries the probability the visitor had of getting the
       // variation shown and the split it was drawn from, read from their stored assignment. An
       // exposure to an experience with no matching assignment was not randomised (a
@@ -318,7 +364,7 @@ export function clientRoutes(
       // one pending on another node is not visible, so an exposure no stored assignment matches
       // is checked against the draw itself (drawnAssignment below).
       const assignmentsByUser = new Map<string, Map<string, Assignment>>();
-      for (const uid of new Set(req.body.summaries.map((s) => userIdFor(account.id, s.user_customer_id)))) {
+      for (const uid of new Set(req.body.summaries.map((s) => userIds.of(account.id, s.user_customer_id)))) {
         const pending = decisionWrites.settled(uid);
         if (pending) await pending;
         assignmentsByUser.set(uid, await store.getAssignments(account.id, uid));
@@ -349,7 +395,7 @@ export function clientRoutes(
         return drawnAssignment(exp, ruleId, variationId, visitorId) ?? undefined;
       };
       const exposures = req.body.summaries.map((s, i) => {
-        const uid = userIdFor(account.id, s.user_customer_id);
+        const uid = userIds.of(account.id, s.user_customer_id);
         const requested_time = epochMs(s.requested_time, `summaries[${i}].requested_time`);
         const matched = s.experience_id ? assignmentShown(uid, s) : undefined;
         return {
