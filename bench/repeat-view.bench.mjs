@@ -98,7 +98,10 @@ const growthbook = readFileSync(join(root, "node_modules/@growthbook/growthbook/
 let delay = 100;
 let port = 0;
 const later = (body) => new Promise((r) => setTimeout(() => r({ type: "application/json", body }), delay));
-const page = (head) => ({ body: `<!doctype html><html><head><meta charset="utf-8"><title>Soap</title>${head}</head><body><h1>Gentle soap</h1>${body}</body></html>` });
+// A product page as shops have them: a header, the product's sections, a footer of links.
+const header = `<header><nav>${["Bath", "Skin", "Hair", "Gifts", "Sale"].map((n) => `<a href="/c/${n}">${n}</a>`).join(" ")}</nav></header>`;
+const footer = `<footer>${Array.from({ length: 20 }, (_, i) => `<a href="/info/${i}">Information ${i}</a>`).join(" ")}<p>© Little Sprouts</p></footer>`;
+const page = (head) => ({ body: `<!doctype html><html><head><meta charset="utf-8"><title>Soap</title>${head}</head><body>${header}<main><h1>Gentle soap</h1>${body}</main>${footer}</body></html>` });
 const server = await serve({
   "/ours/p": () =>
     page(`<script>window.storefitSettings=${JSON.stringify({ client_key: "ck_bench", api_host: `http://api.localhost:${port}`, domain: "shop.localhost", revision: 1 })}</script><script src="/sdk/storefit.js"></script>`),

@@ -5,6 +5,8 @@
 
 import { describe, expect, it } from "vitest";
 import type { Config, ConfigsResponse } from "@storefit/contract";
+import { storagePrefix } from "../../packages/sdk/src/core/settings.js";
+import { newVisitor } from "../browser.js";
 import { useSdkHarness } from "./sdk-harness.js";
 import type { Opened } from "./sdk-harness.js";
 import type { Captured } from "../fake-provider.js";
@@ -116,6 +118,31 @@ describe("repeat views from the kept answer", () => {
     const o = await twoViews("/gone", { first: answerOf("A", { revision: 3, attributes: [] }), second: answerOf(null, { revision: 3, attributes: [] }), secondDelayMs: 500 });
     expect(await reveal(o)).toMatchObject({ calls: 0, price: "A" });
     await o.page.waitForFunction(() => document.getElementById("price")?.textContent === "$10.00", null, { timeout: 15_000 });
+  });
+
+  it("keeps 20 pages: each under a key of its own, the oldest forgotten", async () => {
+    h.fake.answer("/v1/users/configs/", () => ({ json: answerOf("A", { revision: 3, attributes: [] }) }));
+    const key = storagePrefix(String(h.fake.defaultSettings().client_key)) + "ans";
+    const context = await newVisitor(h.browser);
+    h.contexts.push(context);
+    // Twenty pages kept before this view, the oldest last.
+    await context.addInitScript((k: string) => {
+      if (localStorage.getItem(k)) return;
+      const pages = Array.from({ length: 20 }, (_, i) => `someone shop.localhost/old/${i}`);
+      localStorage.setItem(k, JSON.stringify(pages));
+      for (const p of pages) localStorage.setItem(k + " " + p, "{}");
+    }, key);
+    h.fake.page("/kept-20", { body: BODY, settings: { revision: 3 } });
+    const page = await context.newPage();
+    await page.goto(h.fake.shopUrl("/kept-20"));
+    await page.waitForFunction((k: string) => JSON.parse(localStorage.getItem(k) || "[]")[0]?.endsWith("/kept-20"), key, { timeout: 15_000 });
+    const kept = await page.evaluate((k: string) => ({ pages: JSON.parse(localStorage.getItem(k)!) as string[], keys: Object.keys(localStorage).filter((x) => x.startsWith(k + " ")) }), key);
+    expect(kept.pages).toHaveLength(20);
+    expect(kept.pages).not.toContain("someone shop.localhost/old/19");
+    expect(kept.keys).toHaveLength(20);
+    expect(kept.keys).not.toContain(`${key} someone shop.localhost/old/19`);
+    const mine = kept.pages[0]!;
+    expect(JSON.parse((await page.evaluate((k: string) => localStorage.getItem(k), `${key} ${mine}`))!)).toMatchObject({ r: 3, a: [], c: [{ config_id: "cfg_price" }] });
   });
 
   it("asks before the reveal when the snippet names no revision (settings set by the page)", async () => {

@@ -51,7 +51,7 @@ export const STORAGE_KEYS = {
   outboundMarker: "ob",
   /** session, JSON: + user customer id: the configs of the last config call, when intelligent code is off (spec §7). */
   configCache: "cfg_",
-  /** local, JSON: the last cacheable config answers, per visitor and page (boot/answer-cache.ts). */
+  /** local, JSON: the pages whose config answer is kept; + " " + page: that answer (boot/answer-cache.ts). */
   answerCache: "ans",
   /** session: + goal name: how often that goal was clicked in the session (click_count). */
   clickCount: "clk_",
