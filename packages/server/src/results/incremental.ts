@@ -86,9 +86,9 @@ const MATCHERS = 64;
 const matchers = new Map<string, GoalMatcher>();
 
 /**
- * The matcher of a goal set, kept across calls: matching a page path (the contract's
- * normalisation, regular expressions) cost more than the rest of a fold after 1,000 events when
- * made afresh each time.
+ * The matcher of a goal set, kept across calls: matching page paths again (the contract's
+ * normalisation, regular expressions) took about a third of a fold after 1,000 events when the
+ * matcher was made afresh each time (a profile; docs/benchmarks.md, "Results").
  */
 export function matcherFor(goals: readonly GoalDefinition[]): GoalMatcher {
   const key = goalsKey(goals);
