@@ -44,6 +44,33 @@ describe("RecentVisitors", () => {
     store.close();
   });
 
+  it("reads a visitor's assignments only after their pending write (written behind an answer) has committed", async () => {
+    const { store } = freshStore();
+    const visitors = new RecentVisitors(store);
+    const assignment = { experience_id: "e", rule_id: "r", behaviour_id: "b", variation_id: "v", probability: 0.5 };
+    const pending = new Promise<void>((resolve) =>
+      setTimeout(() => {
+        store.commitClientWrites([{ kind: "decision", accountId: "acc", userId: "u_1", user: { user_customer_id: "c1", anonymous: true }, assignments: [assignment], now: "2026-11-27T12:00:00.000Z" }]);
+        resolve();
+      }, 5),
+    );
+    const e = await visitors.entry("acc", "u_1", 1, pending);
+    expect([...e.assignments.values()].map((a) => a.variation_id)).toEqual(["v"]);
+    store.close();
+  });
+
+  it("after forget, reads the visitor again and counts their record as never written", async () => {
+    const { store, reads } = freshStore();
+    const visitors = new RecentVisitors(store);
+    const e = await visitors.entry("acc", "u_1", 1);
+    visitors.recorded(e, [], 1000);
+    visitors.forget(e);
+    expect(visitors.stale(e, 1001)).toBe(true);
+    await visitors.entry("acc", "u_1", 1);
+    expect(reads).toHaveBeenCalledTimes(2);
+    store.close();
+  });
+
   it("forgets the least recently used visitor when full", async () => {
     const { store } = freshStore();
     const visitors = new RecentVisitors(store, 2);
