@@ -2,7 +2,7 @@
 // node answers any call. A publish on one reaches the config calls of the other at once (each
 // config call reads the account's revision), a session made on one works on the other, the same
 // event sent to both is stored once, and results read on either count what was sent to both.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { FastifyInstance } from "fastify";
 import type { ConfigsResponse, ExperienceResults } from "@storefit/contract";
 import { buildApp } from "../src/app.js";
@@ -140,7 +140,7 @@ describe("two nodes on one PostgreSQL database", () => {
     expect([...expected.values()].reduce((x, y) => x + y)).toBe(3);
   });
 
-  it("an exposure reaching the other node before the config call's write commits carries the assignment's probability and split", async () => {
+  it("an exposure reaching the other node before the config call's write commits waits for it and carries its probability and split", async () => {
     // A third node on the same database whose config-call writes are held: its answer is out,
     // its assignment not yet stored (routes/client.ts writes it behind the answer).
     const gate = gated(stores[0]!);
@@ -155,9 +155,16 @@ describe("two nodes on one PostgreSQL database", () => {
       const config = Object.values(body.configs).find((x) => x.experience_behaviour_response?.experience_id === experienceId)!;
       const rule_id = config.experience_behaviour_response!.rule_id;
       const summary = { config_id: config.config_id, user_customer_id: visitor, requested_time: FIXED_NOW, variation_id: config.variation_id, experience_id: experienceId, rule_id, session_id: "s-behind" };
-      const sent = await post(b, "/v1/config/request/summary/", { user: user(visitor), summaries: [summary] });
-      expect(sent.statusCode, sent.body).toBe(200);
+      const reads = vi.spyOn(stores[1]!, "getAssignments");
+      // Promise.resolve sends it now (inject's chain sends when awaited).
+      const sending = Promise.resolve(post(b, "/v1/config/request/summary/", { user: user(visitor), summaries: [summary] }));
+      // Node B has read the visitor's assignments (none yet); node C commits only then.
+      await vi.waitFor(() => expect(reads).toHaveBeenCalledWith(DEMO_ACCOUNT_ID, body.user_id));
+      reads.mockRestore();
       expect((await stores[1]!.getAssignments(DEMO_ACCOUNT_ID, body.user_id)).size).toBe(0);
+      gate.release();
+      const sent = await sending;
+      expect(sent.statusCode, sent.body).toBe(200);
       const stored = (await stores[1]!.listExposures(DEMO_ACCOUNT_ID, 20)).find((x) => x.session_id === "s-behind");
       // experienceBody's two variations, even weights, all traffic.
       expect(stored).toMatchObject({ variation_id: config.variation_id, probability: 0.5, forced: false });
@@ -166,7 +173,6 @@ describe("two nodes on one PostgreSQL database", () => {
       gate.release();
       await c.close();
     }
-    // Closing node C committed the held write.
     expect((await stores[1]!.getAssignments(DEMO_ACCOUNT_ID, userId)).size).toBe(1);
   });
 });

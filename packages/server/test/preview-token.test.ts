@@ -30,6 +30,8 @@ async function shownFor(extra: Record<string, unknown>, visitor = "v-preview"): 
     payload: JSON.stringify({ user: user(visitor), current_page_path: productPage(), current_domain: "littlesprouts.localhost", ...extra }),
   });
   expect(res.statusCode, res.body).toBe(200);
+  // The rows a call stores commit behind its answer (routes/client.ts): the tests count them.
+  await t.app.clientWritesBehind.drain();
   const configs = Object.values((res.json() as ConfigsResponse).configs);
   return configs.find((c) => c.properties?.element_path === "#product-price")?.experience_behaviour_response?.experience_id;
 }

@@ -2,9 +2,10 @@
 // (routes/client.ts, store/write-behind.ts; docs/storage.md "Durability"). What that keeps: the
 // write still commits (retried when it fails, logged when it cannot, written again by the
 // visitor's next call); an exposure sent right after the answer carries the assignment's
-// probability and split on the same node and on another node of the same database; a write lost
-// between answer and commit costs nothing but the row, which the next call writes again.
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+// probability and split on the same node and on another node of the same database (which waits
+// for the commit), and is stored as forced rather than guessed when the commit never comes; a
+// write lost between answer and commit costs nothing but the row, which the next call writes again.
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { FastifyInstance } from "fastify";
 import type { ConfigsResponse } from "@storefit/contract";
 import { buildApp } from "../src/app.js";
@@ -90,8 +91,9 @@ describe("config calls write behind the answer (two nodes on one SQLite file)", 
 
   const q = `?cfenc=${DEMO_CLIENT_KEY}`;
   const product = () => t.account.settings.pages.find((p) => p.domain === t.account.settings.domain)!.page_path;
-  const post = (node: FastifyInstance, url: string, body: unknown) =>
-    node.inject({ method: "POST", url: url + q, headers: { "content-type": FORM, origin: SHOP_ORIGIN }, payload: JSON.stringify(body) });
+  // Async so that the request is sent when called (inject's own chain sends when awaited).
+  const post = async (node: FastifyInstance, url: string, body: unknown) =>
+    await node.inject({ method: "POST", url: url + q, headers: { "content-type": FORM, origin: SHOP_ORIGIN }, payload: JSON.stringify(body) });
   /** The price experience's config a visitor is answered on a product page. */
   const priceConfig = async (node: FastifyInstance, visitor: string) => {
     const res = await post(node, "/v1/users/configs/", { user: user(visitor), current_page_path: product(), current_domain: "littlesprouts.localhost" });
@@ -136,16 +138,27 @@ describe("config calls write behind the answer (two nodes on one SQLite file)", 
     expect(exposures()).toEqual([expect.objectContaining({ variation_id: config.variation_id, probability: 0.5, split: SPLIT, forced: false })]);
   });
 
-  it("an exposure sent to another node before the write commits carries the drawn probability and split; another variation stays forced", async () => {
+  it("an exposure sent to another node before the write commits waits for it and carries its probability and split; another variation is forced at once", async () => {
     gate.hold();
     const config = await priceConfig(a, "v-other");
-    const sent = await post(b, "/v1/config/request/summary/", { user: user("v-other"), summaries: [summary("v-other", config.variation_id!), summary("v-other", OTHER(config.variation_id!))] });
-    expect(sent.statusCode, sent.body).toBe(200);
-    // Node B stored the exposures while node A's write was still held.
+    const reads = vi.spyOn(t.store, "getAssignments");
+    const sent = post(b, "/v1/config/request/summary/", { user: user("v-other"), summaries: [summary("v-other", config.variation_id!), summary("v-other", OTHER(config.variation_id!))] });
+    // Node B has read the visitor's assignments (none yet); node A commits only then.
+    await vi.waitFor(() => expect(reads).toHaveBeenCalledWith(t.account.id, userIdFor(t.account.id, "v-other")));
     expect(assignments()).toBe(0);
+    gate.release();
+    expect((await sent).statusCode).toBe(200);
     const byVariation = Object.fromEntries(exposures().map((x) => [x.variation_id, x]));
     expect(byVariation[config.variation_id!]).toMatchObject({ probability: 0.5, split: SPLIT, forced: false });
     expect(byVariation[OTHER(config.variation_id!)]).toMatchObject({ probability: null, forced: true });
+  });
+
+  it("an exposure whose assignment never commits is stored as forced after the waits, never with a probability it cannot read", async () => {
+    gate.hold();
+    const config = await priceConfig(a, "v-never");
+    const sent = await post(b, "/v1/config/request/summary/", { user: user("v-never"), summaries: [summary("v-never", config.variation_id!)] });
+    expect(sent.statusCode).toBe(200);
+    expect(exposures()).toEqual([expect.objectContaining({ variation_id: config.variation_id, probability: null, forced: true })]);
   });
 
   it("a write that fails is retried until it commits", async () => {

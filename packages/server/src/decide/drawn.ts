@@ -2,8 +2,9 @@
 // request: the same steps as decide.ts's 0 and 3 (exclusion group, traffic, weighted variation),
 // all a stable hash of (experience, rule, visitor). The config call answers before its assignment
 // is committed (routes/client.ts), so an exposure can reach a node that cannot read it yet; this
-// gives that node the probability and split the visitor drew them with. test/drawn.test.ts checks
-// it against decide() for many visitors, so the two cannot drift apart unnoticed.
+// tells that node whether the exposure can be a drawn assignment still being committed (then it
+// reads again), or was forced. test/drawn.test.ts checks it against decide() for many visitors,
+// so the two cannot drift apart unnoticed.
 
 import type { Assignment, Experience } from "../store/types.js";
 import { pickVariation, splitOf } from "./decide.js";

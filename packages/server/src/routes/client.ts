@@ -125,6 +125,14 @@ function parsePageUrl(text: string): { hostname: string; href: string } | null {
   }
 }
 
+/**
+ * How long an exposure waits, read after read, for an assignment another node may still be
+ * committing behind its answer (the summaries route): that node gathers its writes for
+ * DECISION_COMMIT_DELAY_MS, then commits. About 0.9 s in all; past it, the exposure is stored as
+ * forced (docs/storage.md "Durability of a config call").
+ */
+export const OTHER_NODE_WAITS_MS: readonly number[] = [20, 50, 100, 250, 500];
+
 /** How long config calls' writes gather before they commit (see clientRoutes). */
 export const DECISION_COMMIT_DELAY_MS = 10;
 
@@ -360,48 +368,56 @@ export function clientRoutes(
       // as forced, and left out of the results (docs/results.md).
       //
       // The config call stores assignments behind its answer, and the page reports exposures
-      // right after it: this node's pending write of the visitor is waited for before the read;
-      // one pending on another node is not visible, so an exposure no stored assignment matches
-      // is checked against the draw itself (drawnAssignment below).
+      // right after it: this node's pending write of the visitor is waited for before the read.
+      // One pending on another node cannot be seen: see OTHER_NODE_WAITS_MS.
+      const summaries = req.body.summaries;
+      const requestedTimes = summaries.map((s, i) => epochMs(s.requested_time, `summaries[${i}].requested_time`));
+      const uids = summaries.map((s) => userIds.of(account.id, s.user_customer_id));
       const assignmentsByUser = new Map<string, Map<string, Assignment>>();
-      for (const uid of new Set(req.body.summaries.map((s) => userIds.of(account.id, s.user_customer_id)))) {
+      for (const uid of new Set(uids)) {
         const pending = decisionWrites.settled(uid);
         if (pending) await pending;
         assignmentsByUser.set(uid, await store.getAssignments(account.id, uid));
       }
-      const assignmentsOf = (uid: string) => assignmentsByUser.get(uid)!;
       const { experiences } = req.prepared!;
       // Assignments are kept per experience and rule: the summary's rule names the one (the
       // script sends it); without a rule, the variation shown does (variation ids are unique
       // within an experience, across its rules).
-      const assignmentShown = (uid: string, s: (typeof req.body.summaries)[number]): Assignment | undefined => {
-        const experienceId = s.experience_id!;
-        const mine = assignmentsOf(uid);
-        const a = s.rule_id ? mine.get(assignmentKey(experienceId, s.rule_id)) : [...mine.values()].find((x) => x.experience_id === experienceId && x.variation_id === s.variation_id);
-        if (a && a.variation_id === s.variation_id) return a;
-        return s.rule_id && s.variation_id ? drawn(a, experienceId, s.rule_id, s.variation_id, s.user_customer_id) : undefined;
+      const assignmentShown = (i: number): Assignment | undefined => {
+        const s = summaries[i]!;
+        const mine = assignmentsByUser.get(uids[i]!)!;
+        const a = s.rule_id ? mine.get(assignmentKey(s.experience_id!, s.rule_id)) : [...mine.values()].find((x) => x.experience_id === s.experience_id && x.variation_id === s.variation_id);
+        return a && a.variation_id === s.variation_id ? a : undefined;
       };
-      // No stored assignment of the rule matches: the one the visitor drew, when it is to the
-      // variation shown — a running experience's new assignment is that draw, stored or not yet.
-      // A stored assignment of the rule to another variation that still exists would have been
-      // kept (sticky), so a different variation shown was forced: no draw is looked at then. (A
-      // forced visit with nothing stored whose variation happens to be the one drawn is counted
-      // as drawn: docs/storage.md "Durability".)
-      const drawn = (stored: Assignment | undefined, experienceId: string, ruleId: string, variationId: string, visitorId: string): Assignment | undefined => {
-        const exp = experiences.find((e) => e.id === experienceId);
-        if (!exp || exp.status !== "running") return undefined;
-        const rule = exp.rules.find((r) => r.id === ruleId);
-        if (!rule || (stored && rule.behaviour.variations.some((v) => v.id === stored.variation_id))) return undefined;
-        return drawnAssignment(exp, ruleId, variationId, visitorId) ?? undefined;
+      // An exposure no stored assignment matches may be one whose assignment another node is
+      // still committing — when the visitor's draw (decide/drawn.ts: the same hashes as decide.ts)
+      // gives the variation shown, in a running experience, and no stored assignment of the rule
+      // to a variation that still exists (that one would have been kept) says otherwise. Only
+      // those are read again, after each of OTHER_NODE_WAITS_MS; a forced visit that is not the
+      // draw is stored as forced at once, and one that is, after the waits.
+      const mayBeCommitting = (i: number): boolean => {
+        const s = summaries[i]!;
+        if (!s.experience_id || !s.rule_id || !s.variation_id) return false;
+        const exp = experiences.find((e) => e.id === s.experience_id);
+        const rule = exp?.status === "running" ? exp.rules.find((r) => r.id === s.rule_id) : undefined;
+        if (!exp || !rule) return false;
+        const stored = assignmentsByUser.get(uids[i]!)!.get(assignmentKey(exp.id, rule.id));
+        if (stored && rule.behaviour.variations.some((v) => v.id === stored.variation_id)) return false;
+        return drawnAssignment(exp, rule.id, s.variation_id, s.user_customer_id) !== null;
       };
-      const exposures = req.body.summaries.map((s, i) => {
-        const uid = userIds.of(account.id, s.user_customer_id);
-        const requested_time = epochMs(s.requested_time, `summaries[${i}].requested_time`);
-        const matched = s.experience_id ? assignmentShown(uid, s) : undefined;
+      let unmatched = summaries.map((_, i) => i).filter((i) => !assignmentShown(i) && mayBeCommitting(i));
+      for (const wait of OTHER_NODE_WAITS_MS) {
+        if (unmatched.length === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, wait));
+        for (const uid of new Set(unmatched.map((i) => uids[i]!))) assignmentsByUser.set(uid, await store.getAssignments(account.id, uid));
+        unmatched = unmatched.filter((i) => !assignmentShown(i));
+      }
+      const exposures = summaries.map((s, i) => {
+        const matched = s.experience_id ? assignmentShown(i) : undefined;
         return {
           ...s,
-          requested_time,
-          user_id: s.user_id ?? uid,
+          requested_time: requestedTimes[i]!,
+          user_id: s.user_id ?? uids[i]!,
           probability: matched ? matched.probability : null,
           split: matched?.split ?? null,
           forced: !!s.experience_id && !matched,
