@@ -225,7 +225,7 @@ export function clientRoutes(
   // Every write of the client API goes through one group commit (store/group-commit.ts), and
   // concurrent requests share the commit. Events, exposures, devices and alerts answer once their
   // writes are committed ("accepted" means stored); a config call answers before its decision's
-  // write commits (store/write-behind.ts; docs/storage.md "Durability").
+  // write commits (store/write-behind.ts; docs/storage.md "Durability of a config call").
   const writes = new GroupCommit<ClientWrite, InsertResult>((batch) => store.commitClientWrites(batch));
   // Config calls' writes have a group commit of their own: nobody waits for them, so they gather
   // for DECISION_COMMIT_DELAY_MS into larger transactions, and on SQLite never share the fsync of
@@ -405,7 +405,7 @@ export function clientRoutes(
         if (stored && rule.behaviour.variations.some((v) => v.id === stored.variation_id)) return false;
         return drawnAssignment(exp, rule.id, s.variation_id, s.user_customer_id) !== null;
       };
-      let unmatched = summaries.map((_, i) => i).filter((i) => !assignmentShown(i) && mayBeCommitting(i));
+      let unmatched = summaries.map((_, i) => i).filter((i) => summaries[i]!.experience_id && !assignmentShown(i) && mayBeCommitting(i));
       for (const wait of OTHER_NODE_WAITS_MS) {
         if (unmatched.length === 0) break;
         await new Promise((resolve) => setTimeout(resolve, wait));

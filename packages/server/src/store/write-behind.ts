@@ -2,7 +2,7 @@
 // commit (group-commit.ts) without being awaited. Used for what a config call stores — the
 // visitor and their new assignments — which the call does not need to answer: an assignment is a
 // deterministic function of (experience, rule, visitor) within an account revision, so the answer
-// is the same whether or not it is stored yet (docs/storage.md "Durability").
+// is the same whether or not it is stored yet (docs/storage.md "Durability of a config call").
 //
 // Nothing is dropped: a failed write is retried after each of RETRY_DELAYS_MS, and when every try
 // failed it is handed to `gaveUp` (the route logs it and forgets what it believed stored, so the
