@@ -10,8 +10,8 @@ import type { GoalDefinition } from "@storefit/contract";
 import type { ExposureDay, FoldedResults, GoalSums, PageViews, ResultsAggregate, ResultsRange, ResultsStore, VariationVisitors } from "../types.js";
 import { GOAL_EVENT_TYPES, MAX_DATE_MS, NAMED_TYPES } from "../event-fields.js";
 import { query, snapshot, transaction } from "./db.js";
-import { Fold, GoalMatcher, aggregateOf, matcherFor, applyEvent, countIn, countVisitor, emptyTotals, exposedOf, goalTypes, goalsKey, parseVisitor, sameFirst, visitorJson } from "../../results/incremental.js";
-import type { CandidateEvent, CountedVisitor, FirstExposure, Totals } from "../../results/incremental.js";
+import { Fold, aggregateOf, matcherFor, applyEvent, countIn, countVisitor, emptyTotals, exposedOf, goalTypes, goalsKey, parseVisitor, sameFirst, visitorJson } from "../../results/incremental.js";
+import type { CandidateEvent, CountedVisitor, FirstExposure, Totals, GoalMatcher } from "../../results/incremental.js";
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;

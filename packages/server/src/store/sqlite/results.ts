@@ -4,8 +4,8 @@
 import { matchDomain, matchPagePath } from "@storefit/contract";
 import type { GoalDefinition } from "@storefit/contract";
 import type { ExposureDay, FoldedResults, GoalSums, PageViews, ResultsAggregate, ResultsRange, ResultsStore, Sync, VariationVisitors } from "../types.js";
-import { Fold, GoalMatcher, aggregateOf, matcherFor, applyEvent, countIn, countVisitor, emptyTotals, exposedOf, goalTypes, goalsKey, parseVisitor, sameFirst, visitorJson } from "../../results/incremental.js";
-import type { CandidateEvent, CountedVisitor, FirstExposure, Totals } from "../../results/incremental.js";
+import { Fold, aggregateOf, matcherFor, applyEvent, countIn, countVisitor, emptyTotals, exposedOf, goalTypes, goalsKey, parseVisitor, sameFirst, visitorJson } from "../../results/incremental.js";
+import type { CandidateEvent, CountedVisitor, FirstExposure, Totals, GoalMatcher } from "../../results/incremental.js";
 import { GOAL_EVENT_TYPES, MAX_DATE_MS, NAMED_TYPES } from "../event-fields.js";
 import { count } from "./db.js";
 import type { SqlParams, SqliteDb } from "./db.js";
