@@ -132,6 +132,19 @@ describe("hostile stored events", () => {
   });
 });
 
+describe("hostile stored goals", () => {
+  it("a goal of a kind no save allows (stored around the admin API) fails no results call", async () => {
+    const exp = structuredClone(t.store.getExperience(t.account.id, "exp_price_message")!);
+    const valid = exp.goals.length;
+    for (const kind of ["constructor", "__proto__", "x'); DROP TABLE events; --"]) {
+      exp.goals.push({ id: `goal_odd_${valid}_${kind.length}`, name: "odd", kind: kind as never });
+    }
+    t.store.saveExperience(exp);
+    const res = await call(t.app, owner, "GET", "/api/results/exp_price_message");
+    expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+  });
+});
+
 describe("migration 9: the columns of events stored before it", () => {
   it("backfills every row, hostile ones included, with the amounts the insert computes", () => {
     const dir = mkdtempSync(join(tmpdir(), "storefit-m9-"));
