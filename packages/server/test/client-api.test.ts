@@ -5,6 +5,7 @@ import type { FastifyInstance } from "fastify";
 import type { ConfigsResponse } from "@storefit/contract";
 import { DEMO_CLIENT_KEY } from "../src/seed/demo.js";
 import { mintPreviewToken, previewTokenKey } from "../src/auth/preview-token.js";
+import { REMEMBERED_TEXT_MAX_LENGTH, UserIds, pageUrl, rememberedPageUrls, userIdFor } from "../src/routes/client.js";
 import type { Account } from "../src/store/types.js";
 import type { SqliteStore } from "../src/store/sqlite/index.js";
 import { FIXED_NOW, FORM, OTHER, SHOP_ORIGIN, UK_ORIGIN, addOtherAccount, makeApp, user } from "./helpers.js";
@@ -616,5 +617,26 @@ describe("rate limits per client key", () => {
     } finally {
       await limited.close();
     }
+  });
+});
+
+describe("what a node remembers of the texts clients send is bounded", () => {
+  it("user ids: remembered up to a size, ids longer than REMEMBERED_TEXT_MAX_LENGTH never, the same id whichever way", () => {
+    const ids = new UserIds(100);
+    const long = "v".repeat(REMEMBERED_TEXT_MAX_LENGTH + 1);
+    expect(ids.of("acc", long)).toBe(userIdFor("acc", long));
+    expect(ids.size).toBe(0);
+    for (let i = 0; i < 250; i++) expect(ids.of("acc", `v${i}`)).toBe(userIdFor("acc", `v${i}`));
+    expect(ids.size).toBeLessThanOrEqual(100);
+    expect(ids.of("acc", "v249")).toBe(userIdFor("acc", "v249"));
+  });
+
+  it("page URLs: those longer than REMEMBERED_TEXT_MAX_LENGTH are parsed each time, never remembered", () => {
+    const before = rememberedPageUrls();
+    const long = `https://shop.example/p?${"q".repeat(REMEMBERED_TEXT_MAX_LENGTH)}#x`;
+    expect(pageUrl(long)).toEqual({ hostname: "shop.example", href: long.slice(0, -2) });
+    expect(rememberedPageUrls()).toBe(before);
+    expect(pageUrl(`https://shop.example/short-${before}`)?.hostname).toBe("shop.example");
+    expect(rememberedPageUrls()).toBe(before + 1);
   });
 });

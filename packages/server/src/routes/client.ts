@@ -104,9 +104,18 @@ export function longUrlOf(request: ConfigsRequest, origin: string | undefined): 
  */
 const pageUrls = new Map<string, { hostname: string; href: string } | null>();
 const PAGE_URL_CACHE_SIZE = 10_000;
+/**
+ * Longer texts (user ids, URLs) are not remembered: a client choosing them must not fill the
+ * node's memory (10,000 URLs or 50,000 ids of 8 KiB each would be hundreds of megabytes).
+ */
+export const REMEMBERED_TEXT_MAX_LENGTH = 512;
+
+/** How many reported page URLs are remembered (tests). */
+export const rememberedPageUrls = () => pageUrls.size;
 
 /** A reported page URL's host name and its href without the fragment; null: not a URL. */
-function pageUrl(text: string): { hostname: string; href: string } | null {
+export function pageUrl(text: string): { hostname: string; href: string } | null {
+  if (text.length > REMEMBERED_TEXT_MAX_LENGTH) return parsePageUrl(text);
   let url = pageUrls.get(text);
   if (url === undefined) {
     if (pageUrls.size >= PAGE_URL_CACHE_SIZE) pageUrls.clear();
@@ -141,13 +150,15 @@ export const DECISION_COMMIT_DELAY_MS = 10;
  * call again. Measured 2026-11-27: the SHA-256 took 0.9 µs of CPU per call (0.65 % of the
  * node's CPU in a profile of bench/service.bench.mjs), a lookup 0.05 µs. Cleared when full.
  */
-class UserIds {
+export class UserIds {
   private readonly byAccount = new Map<string, Map<string, string>>();
-  private size = 0;
+  /** How many ids are remembered. */
+  size = 0;
 
   constructor(private readonly maxEntries = 50_000) {}
 
   of(accountId: string, userCustomerId: string): string {
+    if (userCustomerId.length > REMEMBERED_TEXT_MAX_LENGTH) return userIdFor(accountId, userCustomerId);
     let ids = this.byAccount.get(accountId);
     if (!ids) this.byAccount.set(accountId, (ids = new Map()));
     let id = ids.get(userCustomerId);
