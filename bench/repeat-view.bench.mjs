@@ -22,50 +22,14 @@
 import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
-import { DESKTOP_UA, bundle, launch, median, ms, root, serve } from "./sdk-lib.mjs";
+import { CHANGE_KINDS, DESKTOP_UA, GIF, bundle, launch, median, ms, productSections, root, serve } from "./sdk-lib.mjs";
 
 const TRIALS = Number(process.env.BENCH_TRIALS ?? 15);
 const DELAYS = (process.env.BENCH_DELAY_MS ?? "100,0").split(",").map(Number);
 const N = 30;
-const kinds = ["html", "src", "style", "class", "href"];
-const GIF = "data:image/gif;base64,R0lGODlhAQABAIAAAP///wAAACwAAAAAAQABAAACAkQBADs=";
-
-const body = Array.from({ length: N }, (_, i) => {
-  const k = kinds[i % kinds.length];
-  return k === "src"
-    ? `<img id="e${i}" src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" alt="">`
-    : k === "href"
-      ? `<a id="e${i}" href="/old/${i}">link ${i}</a>`
-      : `<div class="section"><h2>Section ${i}</h2><p id="e${i}" class="copy">Product copy ${i} — gentle, fragrance free.</p></div>`;
-}).join("\n");
-
-/** Ours: 30 configs, one per element (as bench/sdk-flicker.bench.mjs). */
-const configs = Object.fromEntries(
-  Array.from({ length: N }, (_, i) => {
-    const k = kinds[i % kinds.length];
-    const variation =
-      k === "html"
-        ? { innerHTML: `New copy ${i} <b>now 20% off</b>` }
-        : k === "src"
-          ? { src: GIF }
-          : k === "style"
-            ? { style: { color: "rgb(200, 0, 0)", "font-weight": "700" } }
-            : k === "class"
-              ? { cf_classes_edit_option: "add_remove_classes", cf_classes_add: ["sale"], cf_classes_remove: ["copy"] }
-              : { href_target: { href: `/new/${i}`, target: "_self" } };
-    const config = {
-      config_customer_id: `c${i}`,
-      config_id: `cfg_${i}`,
-      variation_id: `var_${i}`,
-      version: 1,
-      variation_data_type: "HTML_ELEMENT",
-      variation,
-      properties: { element_path: `#e${i}` },
-      experience_behaviour_response: { experience_id: `exp_${i}`, behaviour_id: "b", rule_id: "r" },
-    };
-    return [`c${i}`, config];
-  }),
-);
+const kinds = CHANGE_KINDS;
+/** Ours: 30 configs, one per element (the flicker benchmark's page). */
+const { body, configs } = productSections(N);
 const ourAnswer = JSON.stringify({ configs, user_id: "u_bench", cache: { revision: 1, attributes: [] } });
 
 /** GrowthBook: the same 30 changes as one visual experiment's DOM mutations. */

@@ -12,51 +12,13 @@
 
 /* global window, document -- functions passed to page.evaluate run in the page */
 import { readFileSync } from "node:fs";
-import { DESKTOP_UA, bundle, launch, median, ms, serve } from "./sdk-lib.mjs";
+import { DESKTOP_UA, bundle, launch, median, ms, productSections, serve } from "./sdk-lib.mjs";
 
 const TRIALS = Math.max(10, Number(process.env.BENCH_TRIALS ?? 15));
 const load = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
 const loadBefore = load();
 const N = 30;
-const kinds = ["html", "src", "style", "class", "href"];
-
-const body = Array.from({ length: N }, (_, i) => {
-  const k = kinds[i % kinds.length];
-  return k === "src"
-    ? `<img id="e${i}" src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" alt="">`
-    : k === "href"
-      ? `<a id="e${i}" href="/old/${i}">link ${i}</a>`
-      : `<div class="section"><h2>Section ${i}</h2><p id="e${i}" class="copy">Product copy ${i} — gentle, fragrance free.</p></div>`;
-}).join("\n");
-
-const configs = Object.fromEntries(
-  Array.from({ length: N }, (_, i) => {
-    const k = kinds[i % kinds.length];
-    const variation =
-      k === "html"
-        ? { innerHTML: `New copy ${i} <b>now 20% off</b>` }
-        : k === "src"
-          ? { src: "data:image/gif;base64,R0lGODlhAQABAIAAAP///wAAACwAAAAAAQABAAACAkQBADs=" }
-          : k === "style"
-            ? { style: { color: "rgb(200, 0, 0)", "font-weight": "700" } }
-            : k === "class"
-              ? { cf_classes_edit_option: "add_remove_classes", cf_classes_add: ["sale"], cf_classes_remove: ["copy"] }
-              : { href_target: { href: `/new/${i}`, target: "_self" } };
-    return [
-      `c${i}`,
-      {
-        config_customer_id: `c${i}`,
-        config_id: `cfg_${i}`,
-        variation_id: `var_${i}`,
-        version: 1,
-        variation_data_type: "HTML_ELEMENT",
-        variation,
-        properties: { element_path: `#e${i}` },
-        experience_behaviour_response: { experience_id: `exp_${i}`, behaviour_id: "b", rule_id: "r" },
-      },
-    ];
-  }),
-);
+const { body, configs } = productSections(N);
 
 const script = await bundle(`import "./packages/sdk/src/boot/index.ts";`);
 let withConfigs = true;

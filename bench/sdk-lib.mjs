@@ -79,3 +79,50 @@ export const median = (xs) => {
 };
 
 export const ms = (x) => `${x.toFixed(x < 10 ? 2 : 1)} ms`;
+
+/** The changes of the flicker and repeat-view benchmarks: innerHTML, src, style, a class, href. */
+export const CHANGE_KINDS = ["html", "src", "style", "class", "href"];
+export const GIF = "data:image/gif;base64,R0lGODlhAQABAIAAAP///wAAACwAAAAAAQABAAACAkQBADs=";
+
+/**
+ * A product page's `n` sections, element `#e{i}` of each changed by config `c{i}` (of kind
+ * CHANGE_KINDS[i % 5]): the body's HTML and the config answer's `configs`.
+ */
+export function productSections(n) {
+  const kindOf = (i) => CHANGE_KINDS[i % CHANGE_KINDS.length];
+  const body = Array.from({ length: n }, (_, i) => {
+    const k = kindOf(i);
+    return k === "src"
+      ? `<img id="e${i}" src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" alt="">`
+      : k === "href"
+        ? `<a id="e${i}" href="/old/${i}">link ${i}</a>`
+        : `<div class="section"><h2>Section ${i}</h2><p id="e${i}" class="copy">Product copy ${i} — gentle, fragrance free.</p></div>`;
+  }).join("\n");
+  const configs = Object.fromEntries(
+    Array.from({ length: n }, (_, i) => {
+      const k = kindOf(i);
+      const variation =
+        k === "html"
+          ? { innerHTML: `New copy ${i} <b>now 20% off</b>` }
+          : k === "src"
+            ? { src: GIF }
+            : k === "style"
+              ? { style: { color: "rgb(200, 0, 0)", "font-weight": "700" } }
+              : k === "class"
+                ? { cf_classes_edit_option: "add_remove_classes", cf_classes_add: ["sale"], cf_classes_remove: ["copy"] }
+                : { href_target: { href: `/new/${i}`, target: "_self" } };
+      const config = {
+        config_customer_id: `c${i}`,
+        config_id: `cfg_${i}`,
+        variation_id: `var_${i}`,
+        version: 1,
+        variation_data_type: "HTML_ELEMENT",
+        variation,
+        properties: { element_path: `#e${i}` },
+        experience_behaviour_response: { experience_id: `exp_${i}`, behaviour_id: "b", rule_id: "r" },
+      };
+      return [`c${i}`, config];
+    }),
+  );
+  return { body, configs };
+}

@@ -381,7 +381,8 @@ function configsRequest(inst: Instance): ConfigsRequest {
   const { _params: params, visitor } = inst;
   const loc = win.location;
   inst._call.state = "sent";
-  inst._sentUser = JSON.stringify(visitor.user);
+  // The user as sent, for the answer cache's attribute values (only where answers are kept).
+  if (mayKeep(inst)) inst._sentUser = JSON.stringify(visitor.user);
   return {
     user: visitor.user,
     current_page_path: loc.pathname + loc.search,

@@ -2,7 +2,8 @@
 // SQLite): results and the events list read these, never the JSON, so no stored event can fail
 // their queries (docs/security.md).
 
-import type { GoalKind, TrackedEvent } from "@storefit/contract";
+import { matchPagePath } from "@storefit/contract";
+import type { GoalDefinition, GoalKind, TrackedEvent } from "@storefit/contract";
 
 /** An event's name (results, the events list's search): its `name`, else what follows the first "|" of event_customer_id (spec §5 `domain|name`). */
 export function eventName(e: Pick<TrackedEvent, "name" | "event_customer_id">): string {
@@ -65,3 +66,29 @@ export function parseStoredEvent(r: Record<string, unknown>): TrackedEvent {
  * search typed exactly as stored find nothing.
  */
 export const asciiLower = (text: string): string => text.replace(/[A-Z]+/g, (s) => s.toLowerCase());
+
+/**
+ * What the events that may hit one of these goals have (both backends' candidate filters): a
+ * page goal's paths among the account's `pagePaths` (null: no page goal), the event names per
+ * type (`"any"`: every name), and whether a revenue goal takes every REVENUE event.
+ */
+export function goalCandidates(
+  goals: readonly GoalDefinition[],
+  pagePaths: readonly string[],
+): { paths: Set<string> | null; namesByType: Map<string, Set<string> | "any">; revenue: boolean } {
+  let paths: Set<string> | null = null;
+  const namesByType = new Map<string, Set<string> | "any">();
+  for (const g of goals) {
+    const type = GOAL_EVENT_TYPES[g.kind];
+    if (g.kind === "page_view") {
+      const page = g.page ?? { page_path: "", page_match: "exact_match" as const };
+      paths ??= new Set();
+      for (const p of pagePaths) if (matchPagePath(page.page_match, page.page_path, p)) paths.add(p);
+    } else if (g.kind !== "revenue") {
+      const names = namesByType.get(type);
+      if (!g.event_name) namesByType.set(type, "any");
+      else if (names !== "any") namesByType.set(type, (names ?? new Set()).add(g.event_name));
+    }
+  }
+  return { paths, namesByType, revenue: goals.some((g) => g.kind === "revenue") };
+}

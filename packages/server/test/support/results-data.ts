@@ -13,17 +13,8 @@ export const EXPERIENCE = "exp";
 const DAY = 86_400_000;
 const START = Date.UTC(2026, 10, 1);
 
-/** Mulberry32: a small seeded generator, so that a failure replays. */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The seed's mulberry32 generator: seeded, so that a failure replays. */
+export { rng as random } from "../../src/seed/demo-data.js";
 
 export const GOALS: GoalDefinition[] = [
   { id: "g-page", name: "Checkout", kind: "page_view", page: { domain: "*.example", page_path: "/checkout", page_match: "contains" } },

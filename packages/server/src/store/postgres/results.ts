@@ -8,7 +8,7 @@ import type pg from "pg";
 import { matchDomain, matchPagePath } from "@storefit/contract";
 import type { GoalDefinition } from "@storefit/contract";
 import type { ExposureDay, FoldedResults, GoalSums, PageViews, ResultsAggregate, ResultsRange, ResultsStore, VariationVisitors } from "../types.js";
-import { GOAL_EVENT_TYPES, MAX_DATE_MS, NAMED_TYPES } from "../event-fields.js";
+import { GOAL_EVENT_TYPES, MAX_DATE_MS, NAMED_TYPES, goalCandidates } from "../event-fields.js";
 import { query, snapshot, transaction } from "./db.js";
 import { Fold, aggregateOf, matcherFor, applyEvent, countIn, countVisitor, emptyTotals, exposedOf, goalTypes, goalsKey, parseVisitor, sameFirst, visitorJson } from "../../results/incremental.js";
 import type { CandidateEvent, CountedVisitor, FirstExposure, Totals, GoalMatcher } from "../../results/incremental.js";
@@ -68,21 +68,8 @@ function candidateFilter(paths: ReadonlySet<string> | null, namesByType: Readonl
 
 /** The candidate filter of goals (`candidateFilter`), from the goals and the account's page paths. */
 function goalsFilter(goals: readonly GoalDefinition[], pagePaths: readonly string[], param: (value: unknown) => string): string {
-  let paths: Set<string> | null = null;
-  const namesByType = new Map<string, Set<string> | "any">();
-  for (const g of goals) {
-    const type = GOAL_EVENT_TYPES[g.kind];
-    if (g.kind === "page_view") {
-      const page = g.page ?? { page_path: "", page_match: "exact_match" as const };
-      paths ??= new Set();
-      for (const p of pagePaths) if (matchPagePath(page.page_match, page.page_path, p)) paths.add(p);
-    } else if (g.kind !== "revenue") {
-      const names = namesByType.get(type);
-      if (!g.event_name) namesByType.set(type, "any");
-      else if (names !== "any") namesByType.set(type, (names ?? new Set()).add(g.event_name));
-    }
-  }
-  return candidateFilter(paths, namesByType, goals.some((g) => g.kind === "revenue"), param);
+  const { paths, namesByType, revenue } = goalCandidates(goals, pagePaths);
+  return candidateFilter(paths, namesByType, revenue, param);
 }
 
 /** An event's columns the incremental fold reads (results/incremental.ts CandidateEvent). */
