@@ -154,7 +154,7 @@ describe("audiences", () => {
     // The builder has taken the JSON (under load it can lag a click behind).
     await expect.poll(() => page.getByLabel("Attribute of rule 1").inputValue()).toBe("cf_browser_version");
     await page.getByRole("button", { name: "Save audience" }).click();
-    await expect.poll(() => page.getByText('Enter a version such as "120" or "17.4.1".').count()).toBe(1);
+    await expect.poll(() => page.getByText('Enter a version such as "120" or "17.4.1".').count(), { timeout: 15_000 }).toBe(1);
     expect(requests).toEqual([]);
 
     // Nested JSON the builder cannot show goes to the service, which names the broken place.
