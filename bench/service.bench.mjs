@@ -13,7 +13,8 @@
 // Env: BENCH_REQUESTS (40000 each), BENCH_CONCURRENCY (20), BENCH_ROUNDS (1), BENCH_SLICES (20),
 // BENCH_NEW_VISITOR_EVERY (8: one config call in 8 is a visitor's first), BENCH_BROWSE (1: a
 // returning visitor asks on a random product page; 0: always on the page of their first visit),
-// BENCH_SERVICE_NODE_ARGS and BENCH_BARE_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=…"), BENCH_ONLY=decisions, BENCH_VERBOSE=1 (per slice).
+// BENCH_SERVICE_NODE_ARGS and BENCH_BARE_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=…"), BENCH_ONLY=decisions, BENCH_VERBOSE=1 (per slice),
+// BENCH_OTHER_TREE (another checkout's service as a third side: an A/B in one run).
 // Also printed: each side's latency p50 and p99 over every request of its slices, and the p99 and
 // CPU-per-call ratios (service / bare) against the config call's targets (≤ 2×, ≤ 1.4×).
 
@@ -243,6 +244,16 @@ await build({
 // BENCH_SERVICE_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the service.
 const serviceArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? "").split(" ").filter(Boolean);
 const service = await startChild(serviceBundle, { BENCH_DATA_DIR: dir }, serviceArgs);
+// BENCH_OTHER_TREE: the root of another checkout (its node_modules linked to this one's), whose
+// service runs as a third side in every slice — an A/B of two versions of the code in one run.
+const otherTree = process.env.BENCH_OTHER_TREE;
+let other = null;
+if (otherTree) {
+  const otherBundle = join(cacheDir, "service-node-other.mjs");
+  await build({ ...serverBundleOptions, entryPoints: [join(otherTree, "bench", "service-node.ts")], outfile: otherBundle });
+  mkdirSync(join(dir, "other"));
+  other = await startChild(otherBundle, { BENCH_DATA_DIR: join(dir, "other") });
+}
 try {
   // The baseline answers real answers of the service: those to the first warm-up calls, in turn,
   // so that both sides send the same sizes of answer on average.
@@ -262,10 +273,12 @@ try {
     const path = `/v1/users/configs/?cfenc=${CLIENT_KEY}`;
     const warm = (i) => WARMUP_BODIES[i];
     await load(service.port, path, (i) => WARMUP_BODIES[ANSWER_SAMPLES + i], WARMUP_REQUESTS - ANSWER_SAMPLES);
+    if (other) await load(other.port, path, warm, WARMUP_REQUESTS);
     await load(bare.port, path, warm, WARMUP_REQUESTS);
 
     // The machine is shared: alternate short slices so both sides see the same noise, and sum.
-    const decisions = { service: { n: 0, s: 0 }, bare: { n: 0, s: 0 }, slices: { service: [], bare: [] }, latencies: { service: [], bare: [] } };
+    const decisions = { service: { n: 0, s: 0 }, bare: { n: 0, s: 0 }, other: { n: 0, s: 0 }, slices: { service: [], bare: [], other: [] }, latencies: { service: [], bare: [], other: [] } };
+    const sides = [["service", service], ["bare", bare], ...(other ? [["other", other]] : [])];
     for (let r = 0; r < ROUNDS; r++) {
       // Each round has visitors of its own, so that every round has its share of first visits.
       const bodies = r === 0 ? CONFIG_BODIES : Array.from({ length: REQUESTS }, (_, i) => configBody(i, `bench${r}`));
@@ -273,8 +286,9 @@ try {
         const from = Math.floor((k * REQUESTS) / SLICES);
         const slice = Math.floor(((k + 1) * REQUESTS) / SLICES) - from;
         const bodyOf = (i) => bodies[from + i];
-        for (const [side, port] of k % 2 ? [["service", service.port], ["bare", bare.port]] : [["bare", bare.port], ["service", service.port]]) {
-          const child = side === "service" ? service.child : bare.child;
+        // The order of the sides turns from slice to slice: none always runs first.
+        const order = k % 2 ? sides : [...sides].reverse();
+        for (const [side, { port, child }] of [...order.slice(k % order.length), ...order.slice(0, k % order.length)]) {
           const cpuBefore = await cpuOf(child);
           const rate = await load(port, path, bodyOf, slice, CONCURRENCY, decisions.latencies[side]);
           const used = (await cpuOf(child)) - cpuBefore; decisions[side].cpu = (decisions[side].cpu ?? 0) + used; if (VERBOSE) console.log(`  slice ${k} ${side.padEnd(7)} ${fmt(rate)}/s, ${(used / slice).toFixed(0)} µs CPU per request`);
@@ -328,7 +342,7 @@ try {
     // send to answer over all slices, at CONCURRENCY in flight. The client is in the parent
     // process, the same for both sides.
     const quantile = (xs, q) => xs[Math.min(xs.length - 1, Math.floor(q * xs.length))];
-    const lat = Object.fromEntries(["service", "bare"].map((side) => {
+    const lat = Object.fromEntries(sides.map(([side]) => {
       const xs = decisions.latencies[side].sort((a, b) => a - b);
       return [side, { p50: quantile(xs, 0.5), p99: quantile(xs, 0.99) }];
     }));
@@ -339,6 +353,12 @@ try {
         `p99 service ${ms(lat.service.p99)} vs bare ${ms(lat.bare.p99)} → ${times(lat.service.p99 / lat.bare.p99)} (target ≤ 2×)`,
     );
     console.log(`  CPU per call: service / bare → ${times(cpu(decisions.service) / cpu(decisions.bare))} (target ≤ 1.4×); load average now ${os.loadavg().map((x) => x.toFixed(1)).join(" ")}`);
+    if (other) {
+      console.log(
+        `  other tree (${otherTree}): CPU per call ${cpu(decisions.other).toFixed(0)} µs → ${times(cpu(decisions.other) / cpu(decisions.bare))} bare; ` +
+          `p50 ${ms(lat.other.p50)}, p99 ${ms(lat.other.p99)} → ${times(lat.other.p99 / lat.bare.p99)} bare; this tree / other: CPU ${times(cpu(decisions.service) / cpu(decisions.other))}`,
+      );
+    }
     if (ONLY !== "decisions") console.log(
       `  events ingested:  service ${fmt(e.service)}/s (batches of ${EVENTS_PER_BATCH} over HTTP) vs bare SQLite insert loop ${fmt(e.bare)}/s → ${pct(e.service / e.bare)}`,
     );
@@ -347,5 +367,6 @@ try {
   }
 } finally {
   await stop(service.child);
+  if (other) await stop(other.child);
   rmSync(dir, { recursive: true, force: true });
 }
