@@ -12,8 +12,8 @@ import { sqliteExperiences } from "./experiences.js";
 import { sqliteInspection } from "./inspection.js";
 import { sqliteResults } from "./results.js";
 
-/** Synchronous: tests read its answers without awaiting. `sqlite`: the connection, for tests and tools. */
-export type SqliteStore = Sync<Store & StoreInspection> & { readonly sqlite: SqliteDb };
+/** Synchronous but for foldResults (a build from nothing yields to the event loop): tests read its answers without awaiting. `sqlite`: the connection, for tests and tools. */
+export type SqliteStore = Sync<Omit<Store, "foldResults"> & StoreInspection> & Pick<Store, "foldResults"> & { readonly sqlite: SqliteDb };
 
 /** Opens (or creates) the database in `file`, or a throwaway one for ":memory:". Call `migrate()` before use. */
 export function openSqliteStore(file: string): SqliteStore {

@@ -7,6 +7,8 @@ import type { ExposureDay, FoldedResults, GoalSums, PageViews, ResultsAggregate,
 import { Fold, aggregateOf, matcherFor, applyEvent, countIn, countVisitor, emptyTotals, exposedOf, goalTypes, goalsKey, parseVisitor, sameFirst, visitorJson } from "../../results/incremental.js";
 import type { CandidateEvent, CountedVisitor, FirstExposure, Totals, GoalMatcher } from "../../results/incremental.js";
 import { GOAL_EVENT_TYPES, MAX_DATE_MS, NAMED_TYPES, goalCandidates } from "../event-fields.js";
+import { randomUUID } from "node:crypto";
+import { BUILDING_SEQ, CLAIM_HEARTBEAT_MS, CLAIM_POLL_MS, claimFresh, claimJson, nextSlice, parseClaim, sleep, stateBuild } from "../../results/build.js";
 import { count } from "./db.js";
 import type { SqlParams, SqliteDb } from "./db.js";
 
@@ -200,7 +202,10 @@ const EXPOSURE_DAYS_SQL = `
   GROUP BY variation_id, day, split
   ORDER BY variation_id, day, split`;
 
-export function sqliteResults(d: SqliteDb): Sync<ResultsStore> {
+/** Synchronous but for foldResults, which builds a state from nothing in slices (results/build.ts). */
+export type SqliteResults = Sync<Omit<ResultsStore, "foldResults">> & Pick<ResultsStore, "foldResults">;
+
+export function sqliteResults(d: SqliteDb): SqliteResults {
   /** During a results statement: goal id → the page paths that match the goal page. */
   let goalPaths = new Map<string, Set<string>>();
   /** Per account, its distinct PAGE paths among the events up to `seq` (results: goal pages). */
@@ -245,39 +250,130 @@ export function sqliteResults(d: SqliteDb): Sync<ResultsStore> {
   const saveVisitor = (p: SqlParams, v: CountedVisitor) =>
     d.sql("INSERT OR REPLACE INTO results_visitors (account_id, experience_id, user_id, state) VALUES (@account, @experience, @user, @state)").run({ ...p, state: visitorJson(v) });
 
-  /** The state from nothing: every first exposure, every candidate event up to `upE`, every variation seen. */
-  const rebuild = (key: SqlParams, goals: readonly GoalDefinition[], matcher: GoalMatcher, upE: number): Totals => {
-    d.sql("DELETE FROM results_visitors WHERE account_id = @account AND experience_id = @experience").run(key);
-    d.sql("DELETE FROM results_seen WHERE account_id = @account AND experience_id = @experience").run(key);
-    d.sql(
-      `INSERT INTO results_seen (account_id, experience_id, user_id, variation_id)
-       SELECT DISTINCT account_id, experience_id, user_id, variation_id FROM exposures
-       WHERE account_id = @account AND experience_id = @experience AND forced = 0 AND user_id IS NOT NULL AND variation_id IS NOT NULL`,
-    ).run(key);
-    const totals = emptyTotals();
-    for (const r of d.sql("SELECT variation_id, count(*) AS n FROM results_seen WHERE account_id = @account AND experience_id = @experience GROUP BY variation_id").all(key) as { variation_id: string; n: number }[]) {
-      totals.seen[r.variation_id] = r.n;
+  /**
+   * The account's distinct PAGE paths up to `upTo`, listed in slices of seqs (a build from
+   * nothing: the first listing reads every PAGE event of the account), remembered as `pagePaths`
+   * remembers them.
+   */
+  const pagePathsInSlices = async (accountId: string, upTo: number, slice: () => Promise<boolean>): Promise<Set<string> | null> => {
+    const known = pagePathCache.get(accountId);
+    const paths = new Set(known?.paths);
+    for (let lo = known?.seq ?? 0; lo < upTo; lo += stateBuild.sliceRows) {
+      const params = { account: accountId, after: lo, upTo: Math.min(lo + stateBuild.sliceRows, upTo) };
+      for (const p of d.sql(NEW_PAGE_PATHS_SQL).pluck(true).all(params) as string[]) paths.add(p);
+      if (!(await slice())) return null;
     }
+    if (paths.size <= PAGE_PATH_CACHE_PATHS && (pagePathCache.get(accountId)?.seq ?? 0) < upTo) {
+      pagePathCache.delete(accountId);
+      if (pagePathCache.size >= PAGE_PATH_CACHE_ACCOUNTS) pagePathCache.delete(pagePathCache.keys().next().value!);
+      pagePathCache.set(accountId, { seq: upTo, paths });
+    }
+    return paths;
+  };
+
+  /** The builder's claim renewed, if it is still its own (compare and set): false once another took it over. */
+  const renewClaim = (key: SqlParams, token: string): boolean =>
+    d.sql(
+      `UPDATE results_state SET totals = @claim
+       WHERE account_id = @account AND experience_id = @experience AND event_seq = ${BUILDING_SEQ} AND json_extract(totals, '$.building') = @token`,
+    ).run({ ...key, token, claim: claimJson(token) }).changes === 1;
+
+  /**
+   * The state from nothing, up to the seqs `upE` and `upX` read when the claim was taken, in
+   * slices (results/build.ts): no transaction spans two slices, so a slice may see rows stored
+   * after those seqs; the catch-up fold from (upE, upX) at the end takes them in, as a fold does.
+   *  1. first exposures, by visitor (first_exposures' key), with the variations each was exposed
+   *     to up to upX (their exposures, by the experience's index);
+   *  2. candidate events up to upE, in seq order (spans of seqs, by the account's seq index);
+   *  3. the totals, in memory;
+   *  4. the visitor and variation rows, written in short transactions that check the claim;
+   *  5. the state and its watermark, and a fold of what arrived meanwhile, in one transaction.
+   * Rows of an earlier state are written over: first exposures and exposures are only ever added,
+   * so every visitor an earlier state (or an abandoned build) wrote is in this one.
+   * Null: another builder took the claim over.
+   */
+  const build = async (key: SqlParams, goals: readonly GoalDefinition[], matcher: GoalMatcher, token: string, upE: number, upX: number): Promise<FoldedResults | null> => {
+    const n = stateBuild.sliceRows;
+    let renewed = Date.now();
+    /** The next slice (the event loop runs first), renewing the claim now and then; false: it was taken over. */
+    const slice = async (): Promise<boolean> => {
+      await nextSlice();
+      if (Date.now() - renewed < CLAIM_HEARTBEAT_MS) return true;
+      d.syncAt("NORMAL");
+      if (!d.db.transaction(() => renewClaim(key, token)).immediate()) return false;
+      renewed = Date.now();
+      return true;
+    };
     const visitors = new Map<string, CountedVisitor>();
-    for (const f of d.sql("SELECT user_id, variation_id, requested_time, probability, split FROM first_exposures WHERE account_id = @account AND experience_id = @experience").all(key) as (FirstExposure & { user_id: string })[]) {
-      visitors.set(f.user_id, countVisitor({ variation_id: f.variation_id, requested_time: f.requested_time, probability: f.probability, split: f.split }, [], matcher));
+    const seen: { user: string; variation: string }[] = [];
+    const totals = emptyTotals();
+    for (let after: string | null = null; ; ) {
+      const bound = after === null ? "" : "AND user_id > @after";
+      const firsts = d.sql(
+        `SELECT user_id, variation_id, requested_time, probability, split FROM first_exposures
+         WHERE account_id = @account AND experience_id = @experience ${bound} ORDER BY user_id LIMIT @n`,
+      ).all({ ...key, after, n }) as (FirstExposure & { user_id: string })[];
+      for (const f of firsts) visitors.set(f.user_id, countVisitor({ variation_id: f.variation_id, requested_time: f.requested_time, probability: f.probability, split: f.split }, [], matcher));
+      const last = firsts.length === n ? firsts[n - 1]!.user_id : null;
+      const pairs = d.sql(
+        `SELECT DISTINCT user_id, variation_id FROM exposures
+         WHERE account_id = @account AND experience_id = @experience AND forced = 0 AND user_id IS NOT NULL AND variation_id IS NOT NULL
+           AND seq <= @upX ${bound} ${last === null ? "" : "AND user_id <= @last"}`,
+      ).all({ ...key, after, last, upX }) as { user_id: string; variation_id: string }[];
+      for (const x of pairs) {
+        seen.push({ user: x.user_id, variation: x.variation_id });
+        totals.seen[x.variation_id] = (totals.seen[x.variation_id] ?? 0) + 1;
+      }
+      if (!(await slice())) return null;
+      if (last === null) break;
+      after = last;
     }
     if (goals.length) {
-      const params: SqlParams = { ...key, upE };
-      const filter = goalsFilter(goals, goals.some((g) => g.kind === "page_view") ? [...pagePaths(key.account as string)] : [], params);
+      const pageGoals = goals.some((g) => g.kind === "page_view");
+      const paths = pageGoals ? await pagePathsInSlices(key.account as string, upE, slice) : [];
+      if (!paths) return null;
+      const params: SqlParams = { ...key };
+      const filter = goalsFilter(goals, [...paths], params);
+      const events = d.db.prepare(`SELECT ${CANDIDATE_COLUMNS} FROM events e WHERE e.account_id = @account AND e.seq > @lo AND e.seq <= @hi AND (${filter}) ORDER BY e.seq`);
       // In seq order: each visitor's revenue is summed in the order a fold event by event sums it.
-      const events = d.db.prepare(`SELECT ${CANDIDATE_COLUMNS} FROM events e WHERE e.account_id = @account AND e.seq <= @upE AND (${filter}) ORDER BY e.seq`).iterate(params);
-      for (const e of events as Iterable<CandidateEvent>) {
-        const v = visitors.get(e.user_id);
-        if (v) applyEvent(v, e, matcher);
+      for (let lo = 0; lo < upE; lo += n) {
+        for (const e of events.iterate({ ...params, lo, hi: Math.min(lo + n, upE) }) as Iterable<CandidateEvent>) {
+          const v = visitors.get(e.user_id);
+          if (v) applyEvent(v, e, matcher);
+        }
+        if (!(await slice())) return null;
       }
     }
-    for (const [user, v] of visitors) {
-      totals.visitors++;
-      countIn(totals, goals, v, 1);
-      saveVisitor({ ...key, user }, v);
+    const rows = [...visitors];
+    for (let i = 0; i < rows.length; i += n) {
+      for (const [, v] of rows.slice(i, i + n)) {
+        totals.visitors++;
+        countIn(totals, goals, v, 1);
+      }
+      if (!(await slice())) return null;
     }
-    return totals;
+    const seenRow = d.sql("INSERT OR IGNORE INTO results_seen (account_id, experience_id, user_id, variation_id) VALUES (@account, @experience, @user, @variation)");
+    for (let i = 0; i < Math.max(rows.length, seen.length); i += n) {
+      d.syncAt("NORMAL");
+      const ours = d.db
+        .transaction((): boolean => {
+          if (!renewClaim(key, token)) return false;
+          for (const [user, v] of rows.slice(i, i + n)) saveVisitor({ ...key, user }, v);
+          for (const x of seen.slice(i, i + n)) seenRow.run({ ...key, ...x });
+          return true;
+        })
+        .immediate();
+      if (!ours) return null;
+      renewed = Date.now();
+      if (!(await slice())) return null;
+    }
+    d.syncAt("NORMAL");
+    return d.db
+      .transaction((): FoldedResults | null => {
+        if (!renewClaim(key, token)) return null;
+        return foldFrom(key, goals, matcher, totals, { e: upE, x: upX });
+      })
+      .immediate();
   };
 
   /** What arrived after the state's seqs, up to upE and upX, folded into `totals`. */
@@ -332,37 +428,79 @@ export function sqliteResults(d: SqliteDb): Sync<ResultsStore> {
     for (const [user, { after }] of fold.changed) saveVisitor({ ...key, user }, after);
   };
 
+  /**
+   * Folds what arrived after `from` into `totals` (up to `up`, or the last seqs now) and writes
+   * the state with its new watermark. In the caller's write transaction.
+   */
+  const foldFrom = (key: SqlParams, goals: readonly GoalDefinition[], matcher: GoalMatcher, totals: Totals, from: { e: number; x: number }, up?: { upE: number; upX: number }): FoldedResults => {
+    const upE = up?.upE ?? (d.sql("SELECT max(seq) FROM events WHERE account_id = ?").pluck(true).get(key.account) as number | null) ?? 0;
+    const upX = up?.upX ?? (d.sql("SELECT max(seq) FROM exposures").pluck(true).get() as number | null) ?? 0;
+    foldForward(key, goals, matcher, totals, from, upE, upX);
+    d.sql(
+      `INSERT OR REPLACE INTO results_state (account_id, experience_id, goals, event_seq, exposure_seq, totals)
+       VALUES (@account, @experience, @goals, @upE, @upX, @totals)`,
+    ).run({ ...key, goals: goalsKey(goals), upE, upX, totals: JSON.stringify(totals) });
+    return { aggregate: aggregateOf(totals, goals), exposed: exposedOf(totals) };
+  };
+
   return {
-  foldResults(accountId: string, experienceId: string, goals: readonly GoalDefinition[]): FoldedResults {
+  /**
+   * Without a state for these goals, the caller that claims the state row builds it (`build`);
+   * a caller that finds another's fresh claim waits for that build and then folds from it.
+   */
+  async foldResults(accountId: string, experienceId: string, goals: readonly GoalDefinition[]): Promise<FoldedResults> {
     const key = { account: accountId, experience: experienceId };
-    // Not fsynced (NORMAL, as config calls): the state is derived data, committed with its
-    // watermark, so an OS crash can only lose the last fold, which the next call redoes. An fsync
-    // here took about half of a fold's time (docs/benchmarks.md, "Results").
-    d.syncAt("NORMAL");
-    // BEGIN IMMEDIATE: one node (process) folds at a time, and reads what the last one wrote.
-    return d.db
-      .transaction((): FoldedResults => {
-        const upE = (d.sql("SELECT max(seq) FROM events WHERE account_id = ?").pluck(true).get(accountId) as number | null) ?? 0;
-        const upX = (d.sql("SELECT max(seq) FROM exposures").pluck(true).get() as number | null) ?? 0;
-        const state = d.sql("SELECT goals, event_seq, exposure_seq, totals FROM results_state WHERE account_id = @account AND experience_id = @experience").get(key) as
-          | { goals: string; event_seq: number; exposure_seq: number; totals: string }
-          | undefined;
-        const matcher = matcherFor(goals);
-        let totals: Totals;
-        if (!state || state.goals !== goalsKey(goals)) {
-          totals = rebuild(key, goals, matcher, upE);
-        } else {
-          totals = JSON.parse(state.totals) as Totals;
-          if (state.event_seq === upE && state.exposure_seq === upX) return { aggregate: aggregateOf(totals, goals), exposed: exposedOf(totals) };
-          foldForward(key, goals, matcher, totals, { e: state.event_seq, x: state.exposure_seq }, upE, upX);
+    const matcher = matcherFor(goals);
+    for (;;) {
+      // Not fsynced (NORMAL, as config calls): the state is derived data, committed with its
+      // watermark, so an OS crash can only lose the last fold, which the next call redoes. An
+      // fsync here took about half of a fold's time (docs/benchmarks.md, "Results").
+      d.syncAt("NORMAL");
+      // BEGIN IMMEDIATE: one node (process) folds or claims at a time, and reads what the last one wrote.
+      const step = d.db
+        .transaction((): FoldedResults | { build: string; upE: number; upX: number } | "wait" => {
+          const upE = (d.sql("SELECT max(seq) FROM events WHERE account_id = ?").pluck(true).get(accountId) as number | null) ?? 0;
+          const upX = (d.sql("SELECT max(seq) FROM exposures").pluck(true).get() as number | null) ?? 0;
+          const state = d.sql("SELECT goals, event_seq, exposure_seq, totals FROM results_state WHERE account_id = @account AND experience_id = @experience").get(key) as
+            | { goals: string; event_seq: number; exposure_seq: number; totals: string }
+            | undefined;
+          if (state && state.event_seq !== BUILDING_SEQ && state.goals === goalsKey(goals)) {
+            const totals = JSON.parse(state.totals) as Totals;
+            if (state.event_seq === upE && state.exposure_seq === upX) return { aggregate: aggregateOf(totals, goals), exposed: exposedOf(totals) };
+            return foldFrom(key, goals, matcher, totals, { e: state.event_seq, x: state.exposure_seq }, { upE, upX });
+          }
+          if (state?.event_seq === BUILDING_SEQ && claimFresh(parseClaim(state.totals))) return "wait";
+          const token = randomUUID();
+          d.sql(
+            `INSERT OR REPLACE INTO results_state (account_id, experience_id, goals, event_seq, exposure_seq, totals)
+             VALUES (@account, @experience, @goals, ${BUILDING_SEQ}, ${BUILDING_SEQ}, @claim)`,
+          ).run({ ...key, goals: goalsKey(goals), claim: claimJson(token) });
+          return { build: token, upE, upX };
+        })
+        .immediate();
+      if (step === "wait") {
+        await sleep(CLAIM_POLL_MS);
+        continue;
+      }
+      if (!("build" in step)) return step;
+      let built: FoldedResults | null;
+      try {
+        built = await build(key, goals, matcher, step.build, step.upE, step.upX);
+      } catch (error) {
+        // Others need not wait for the claim to go stale (CLAIM_STALE_MS): the next caller builds.
+        try {
+          d.sql(
+            `DELETE FROM results_state
+             WHERE account_id = @account AND experience_id = @experience AND event_seq = ${BUILDING_SEQ} AND json_extract(totals, '$.building') = @token`,
+          ).run({ ...key, token: step.build });
+        } catch {
+          // The connection is gone (the store closed): the claim goes stale.
         }
-        d.sql(
-          `INSERT OR REPLACE INTO results_state (account_id, experience_id, goals, event_seq, exposure_seq, totals)
-           VALUES (@account, @experience, @goals, @upE, @upX, @totals)`,
-        ).run({ ...key, goals: goalsKey(goals), upE, upX, totals: JSON.stringify(totals) });
-        return { aggregate: aggregateOf(totals, goals), exposed: exposedOf(totals) };
-      })
-      .immediate();
+        throw error;
+      }
+      if (built) return built;
+      stateBuild.abandoned++;
+    }
   },
 
   exposureVisitors(accountId: string, experienceId: string, range: ResultsRange = {}): { distinct: number; byVariation: VariationVisitors[] } {

@@ -1,0 +1,58 @@
+// Making the results state from nothing without stalling the node (docs/results.md "Making the
+// state from nothing"). At a million events the build reads several hundred thousand rows: in one
+// synchronous transaction it held SQLite's write lock and the event loop for 4–13 s, so every
+// config call, event post and health check of the node waited. The stores build instead in
+// slices of a bounded number of rows, yielding to the event loop between slices, under a claim
+// written in the state row (so that two builders never mix their rows), and take the write lock
+// only for short writes and a final catch-up fold from the watermark the build read.
+
+/** How builds slice their work (tests make slices small and count them). */
+export const stateBuild = {
+  /**
+   * Rows read or written per slice. 5,000 candidate events or visitor rows take a few ms to
+   * ~20 ms on this machine under load (docs/benchmarks.md, "Results").
+   */
+  sliceRows: 5_000,
+  /** Slices run by this process since it started. */
+  slices: 0,
+  /** Builds this process gave up since it started: another builder had taken their claim over. */
+  abandoned: 0,
+};
+
+/** Lets the event loop run (timers, I/O, other requests) before the next slice. */
+export async function nextSlice(): Promise<void> {
+  stateBuild.slices++;
+  await new Promise<void>((resolve) => setImmediate(resolve));
+}
+
+/**
+ * A build in progress, as its state row says: the builder's token and when it last wrote (its
+ * heartbeat). A claim older than CLAIM_STALE_MS belongs to a builder that died (a node stopped
+ * mid-build) or can no longer write; the next caller takes it over.
+ */
+export type Claim = { building: string; at: number };
+export const CLAIM_STALE_MS = 30_000;
+/** A builder renews its claim at least this often, also while it only reads. */
+export const CLAIM_HEARTBEAT_MS = 2_000;
+/** How often a caller waiting for another builder looks at the state row again. */
+export const CLAIM_POLL_MS = 50;
+
+/** The watermark a state row has while a build holds it: no fold reads a state with it. */
+export const BUILDING_SEQ = -1;
+
+export const claimJson = (token: string, at = Date.now()): string => JSON.stringify({ building: token, at } satisfies Claim);
+
+/** The claim in a building state row's totals column (null: not a claim). */
+export function parseClaim(text: string): Claim | null {
+  try {
+    const c = JSON.parse(text) as Partial<Claim>;
+    return typeof c.building === "string" && typeof c.at === "number" ? { building: c.building, at: c.at } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether a claim still holds others off (its builder wrote recently). */
+export const claimFresh = (c: Claim | null, now = Date.now()): boolean => c !== null && now - c.at < CLAIM_STALE_MS;
+
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,0 +1,151 @@
+// Making the results state from nothing never stalls the node (docs/results.md "Making the state
+// from nothing"): the build runs in slices that yield to the event loop (a health check is
+// answered before it ends), what arrives meanwhile is counted by its catch-up fold, two builders
+// at once count nothing twice, and a builder whose claim was taken over gives up and leaves no
+// rows that count. The answers are checked against the definition (support/results-data.ts).
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { SETTINGS_DEFAULTS } from "@storefit/contract";
+import { buildApp } from "../src/app.js";
+import { stateBuild } from "../src/results/build.js";
+import { openSqliteStore } from "../src/store/sqlite/index.js";
+import type { SqliteStore } from "../src/store/sqlite/index.js";
+import { EXPERIENCE, GOALS, expectedAggregate, expectedExposed, random, round } from "./support/results-data.js";
+import type { Written } from "./support/results-data.js";
+
+const dir = mkdtempSync(join(os.tmpdir(), "storefit-results-build-"));
+const opened: SqliteStore[] = [];
+afterAll(() => {
+  for (const s of opened) s.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+let files = 0;
+/** A store on a new file, with the account; `also`: more nodes (connections) on the same file. */
+function open(also = 0): SqliteStore[] {
+  const file = join(dir, `results-${files++}.sqlite`);
+  const stores = Array.from({ length: 1 + also }, () => openSqliteStore(file));
+  for (const s of stores) s.migrate();
+  opened.push(...stores);
+  stores[0]!.createAccount({ id: "acc", name: "Shop", client_key: "key-acc", settings: { ...SETTINGS_DEFAULTS, domain: "shop.example" } });
+  return stores;
+}
+
+/** Stored visitors and events, enough for many slices of 50 rows. */
+function history(store: SqliteStore, seed: number): Written {
+  const next = random(seed);
+  const written: Written = { exposures: [], events: [] };
+  for (let r = 0; r < 8; r++) store.commitClientWrites(round(next, "acc", r, 300, written));
+  return written;
+}
+
+const expected = (written: Written) => ({ aggregate: expectedAggregate(written, GOALS), exposed: expectedExposed(written) });
+const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+const defaultSlice = stateBuild.sliceRows;
+beforeEach(() => {
+  stateBuild.sliceRows = 50;
+});
+afterEach(() => {
+  stateBuild.sliceRows = defaultSlice;
+});
+
+describe("results state made from nothing on SQLite", () => {
+  it("runs in slices: a health check is answered before it ends, and what arrives meanwhile is counted", async () => {
+    const [store] = open();
+    const written = history(store!, 5);
+    expect(written.events.length).toBeGreaterThan(2_000);
+    const app = await buildApp({ store: store!, log: false });
+    try {
+      const slicesBefore = stateBuild.slices;
+      const order: string[] = [];
+      let done = false;
+      const building = Promise.resolve(store!.foldResults("acc", EXPERIENCE, GOALS)).then((r) => {
+        order.push("build");
+        done = true;
+        return r;
+      });
+      const health = app.inject({ method: "GET", url: "/healthz" }).then((res) => {
+        order.push(`healthz ${res.statusCode}`);
+      });
+      // Visitors, exposures and events stored while the build runs, between its slices.
+      const next = random(99);
+      let arrivals = 0;
+      for (let r = 0; !done && r < 30; r++) {
+        await tick();
+        if (done) break;
+        store!.commitClientWrites(round(next, "acc", 1000 + r, 20, written));
+        arrivals++;
+      }
+      await Promise.all([building, health]);
+      expect(order).toEqual(["healthz 200", "build"]);
+      expect(stateBuild.slices - slicesBefore).toBeGreaterThan(10);
+      expect(arrivals).toBeGreaterThan(0);
+      // The next call folds only what came after the build's catch-up: it equals the definition
+      // over everything written, and the state made again from nothing, bit for bit.
+      const folded = await store!.foldResults("acc", EXPERIENCE, GOALS);
+      expect(folded).toEqual(expected(written));
+      store!.sqlite.db.exec("DELETE FROM results_state");
+      expect(await store!.foldResults("acc", EXPERIENCE, GOALS)).toEqual(folded);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it("two nodes building at once count nothing twice: one builds, the other waits and folds from it", async () => {
+    const [a, b] = open(1);
+    const written = history(a!, 6);
+    const next = random(7);
+    let done = 0;
+    const both = [a!, b!].map((s) => Promise.resolve(s.foldResults("acc", EXPERIENCE, GOALS)).finally(() => done++));
+    for (let r = 0; done < 2 && r < 30; r++) {
+      await tick();
+      a!.commitClientWrites(round(next, "acc", 2000 + r, 10, written));
+    }
+    await Promise.all(both);
+    const folded = await b!.foldResults("acc", EXPERIENCE, GOALS);
+    expect(folded).toEqual(expected(written));
+    expect(await a!.foldResults("acc", EXPERIENCE, GOALS)).toEqual(folded);
+  });
+
+  it("a builder whose claim is taken over gives up; the state is made once, exactly", async () => {
+    const [store] = open();
+    const written = history(store!, 8);
+    const db = store!.sqlite.db;
+    const claim = () => db.prepare("SELECT event_seq, totals FROM results_state").get() as { event_seq: number; totals: string } | undefined;
+    const abandoned = stateBuild.abandoned;
+    const building = Promise.resolve(store!.foldResults("acc", EXPERIENCE, GOALS));
+    await tick();
+    await tick();
+    const first = claim();
+    expect(first?.event_seq).toBe(-1);
+    // Another node takes the claim over (as after CLAIM_STALE_MS without a heartbeat), writes a
+    // wrong visitor row as an abandoned build would, and stops.
+    db.prepare("UPDATE results_state SET totals = ?").run(JSON.stringify({ building: "another-node", at: Date.now() }));
+    db.prepare("INSERT OR REPLACE INTO results_visitors (account_id, experience_id, user_id, state) VALUES ('acc', ?, 'u1', '{}')").run(EXPERIENCE);
+    // The first builder finds the claim gone at its first write, gives up and waits for the other's claim.
+    for (let i = 0; stateBuild.abandoned === abandoned && i < 100_000; i++) await tick();
+    expect(stateBuild.abandoned).toBe(abandoned + 1);
+    expect(db.prepare("SELECT count(*) FROM results_visitors").pluck().get()).toBe(1);
+    for (let i = 0; i < 10; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(JSON.parse(claim()!.totals).building).toBe("another-node");
+    // The other node is gone: its claim is deleted (as a stale one is taken over); the first
+    // builder then builds again, writing over the abandoned rows.
+    db.prepare("DELETE FROM results_state").run();
+    const folded = await building;
+    expect(folded).toEqual(expected(written));
+    expect(JSON.parse(db.prepare("SELECT state FROM results_visitors WHERE user_id = 'u1'").pluck().get() as string)).not.toEqual({});
+    expect(await store!.foldResults("acc", EXPERIENCE, GOALS)).toEqual(folded);
+  });
+
+  it("a stale claim (its builder stopped) is taken over", async () => {
+    const [store] = open();
+    const written = history(store!, 9);
+    store!.sqlite.db
+      .prepare("INSERT INTO results_state (account_id, experience_id, goals, event_seq, exposure_seq, totals) VALUES ('acc', ?, ?, -1, -1, ?)")
+      .run(EXPERIENCE, JSON.stringify(GOALS), JSON.stringify({ building: "a-stopped-node", at: Date.now() - 10 * 60_000 }));
+    expect(await store!.foldResults("acc", EXPERIENCE, GOALS)).toEqual(expected(written));
+  });
+});
