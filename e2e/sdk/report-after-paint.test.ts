@@ -1,0 +1,57 @@
+// The reveal's task ends with the reveal (issue #19, docs/benchmarks.md "How long the page stays
+// hidden"): the config summaries, the page view and the rest of the initialization wait for the
+// revealed page's first frame, so their work (about 10 ms of a first view's main thread) never
+// holds back the paint the visitor is waiting for. A redirect still reports before it leaves
+// (e2e/sdk/redirect-report.test.ts).
+
+import { describe, expect, it } from "vitest";
+import type { Config } from "@storefit/contract";
+import { eventually } from "../browser.js";
+import { useSdkHarness } from "./sdk-harness.js";
+
+const h = useSdkHarness();
+
+const price: Config = {
+  config_customer_id: "price",
+  config_id: "cfg_price",
+  variation_id: "var_price",
+  variation: { innerHTML: "$8.00" },
+  variation_data_type: "HTML_ELEMENT",
+  properties: { element_path: "#price" },
+  experience_behaviour_response: { experience_id: "exp_price", behaviour_id: "beh_price", rule_id: "rule_price" },
+};
+
+// Records, in the page, when the reveal happened, when the next animation frame after it ran, and
+// when each request to the service was started.
+const RECORD = `<script>
+  window.__paint = { fetches: [] };
+  document.addEventListener("storefit:revealed", function () {
+    window.__paint.revealed = performance.now();
+    requestAnimationFrame(function () { window.__paint.frame = performance.now(); });
+  });
+  var realFetch = window.fetch;
+  window.fetch = function (url) {
+    window.__paint.fetches.push({ url: String(url), at: performance.now() });
+    return realFetch.apply(this, arguments);
+  };
+</script>`;
+
+type Recorded = { revealed?: number; frame?: number; fetches: { url: string; at: number }[] };
+
+describe("after the reveal", () => {
+  it("the summaries and the page view are sent after the revealed page's first frame, not in the reveal's task", async () => {
+    h.fake.configs({ configs: { price }, user_id: "u_paint" });
+    const o = await h.open("/products/soap", { body: `<span id="price">$10.00</span>`, head: RECORD });
+    await eventually(() => h.fake.to("/v1/config/request/summary/")[0], 5000, "the config summaries");
+    await eventually(() => h.fake.to("/v1/cfe/")[0], 5000, "the page view");
+    const rec = await o.page.evaluate(() => (window as unknown as { __paint: Recorded }).__paint);
+    expect(rec.revealed).toBeGreaterThan(0);
+    expect(rec.frame).toBeGreaterThan(rec.revealed!);
+    const at = (path: string) => rec.fetches.find((f) => f.url.includes(path))!.at;
+    // Without the wait both went out synchronously right after the reveal, before any frame.
+    expect(at("/v1/config/request/summary/")).toBeGreaterThanOrEqual(rec.frame!);
+    expect(at("/v1/cfe/")).toBeGreaterThanOrEqual(rec.frame!);
+    expect(await o.page.locator("#price").innerText()).toBe("$8.00");
+    expect(o.errors).toEqual([]);
+  });
+});
