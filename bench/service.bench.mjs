@@ -14,7 +14,8 @@
 // BENCH_NEW_VISITOR_EVERY (8: one config call in 8 is a visitor's first), BENCH_BROWSE (1: a
 // returning visitor asks on a random product page; 0: always on the page of their first visit),
 // BENCH_SERVICE_NODE_ARGS and BENCH_BARE_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=…"), BENCH_ONLY=decisions, BENCH_VERBOSE=1 (per slice),
-// BENCH_OTHER_TREE (another checkout's service as a third side: an A/B in one run).
+// BENCH_OTHER_TREE (another checkout's service as a third side: an A/B in one run; on PostgreSQL
+// with BENCH_OTHER_DATABASE_URL, a database of its own), DATABASE_URL (the service on PostgreSQL).
 // Also printed: each side's latency p50 and p99 over every request of its slices, and the p99 and
 // CPU-per-call ratios (service / bare) against the config call's targets (≤ 2×, ≤ 1.4×).
 
@@ -252,7 +253,9 @@ if (otherTree) {
   const otherBundle = join(cacheDir, "service-node-other.mjs");
   await build({ ...serverBundleOptions, entryPoints: [join(otherTree, "bench", "service-node.ts")], outfile: otherBundle });
   mkdirSync(join(dir, "other"));
-  other = await startChild(otherBundle, { BENCH_DATA_DIR: join(dir, "other") });
+  // On PostgreSQL (DATABASE_URL), BENCH_OTHER_DATABASE_URL: a database of its own.
+  const otherDb = process.env.BENCH_OTHER_DATABASE_URL;
+  other = await startChild(otherBundle, { BENCH_DATA_DIR: join(dir, "other"), ...(otherDb ? { DATABASE_URL: otherDb } : {}) });
 }
 try {
   // The baseline answers real answers of the service: those to the first warm-up calls, in turn,

@@ -14,6 +14,7 @@ import { assignmentKey } from "../types.js";
 import type { Assignment, ClientWrite, ClientWriteStore, InsertResult, StoredExposure, VisitorRecord, VisitorStore } from "../types.js";
 import { eventName, eventPagePath, eventRevenue } from "../event-fields.js";
 import { jsonb, query, storableText, transaction } from "./db.js";
+import type { Queryable } from "./db.js";
 import { exposureFromRow } from "../rows.js";
 
 /**
@@ -142,7 +143,7 @@ const add = (table: Rows, write: number, row: unknown[]): void => {
   table.writeOf.push(write);
 };
 
-async function commitBatch(client: pg.PoolClient, writes: readonly ClientWrite[]): Promise<InsertResult[]> {
+async function commitBatch(client: Queryable, writes: readonly ClientWrite[]): Promise<InsertResult[]> {
   const results: InsertResult[] = writes.map(() => ({ accepted: 0, duplicates: 0 }));
   const visitors = new Map<string, VisitorWrite>();
   const streams = new Set<string>();
@@ -268,7 +269,12 @@ export function postgresClientWrites(pool: pg.Pool): ClientWriteStore & VisitorS
      * The batch in one transaction (all or none), one result per write. Commits are durable when
      * answered (the server's synchronous_commit): "accepted" means stored.
      */
-    commitClientWrites: (writes) => transaction(pool, (client) => commitBatch(client, writes)),
+    commitClientWrites: (writes) =>
+      // Config calls' writes come in batches of their own (routes/client.ts), and a batch of them
+      // is one statement — the visitors' upsert — atomic by itself: sent alone, without BEGIN and
+      // COMMIT, it is one round trip instead of three. Measured 2026-11-27 (bench/service.bench.mjs
+      // on PostgreSQL, one alternating run, load 9.7): 168 against 186 µs of node CPU per call (0.90×).
+      writes.every((w) => w.kind === "decision") ? commitBatch(pool, writes) : transaction(pool, (client) => commitBatch(client, writes)),
 
     async getAssignments(accountId: string, userId: string): Promise<Map<string, Assignment>> {
       const [row] = await query<{ assignments_json: Record<string, StoredAssignment> }>(
