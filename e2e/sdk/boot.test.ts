@@ -127,12 +127,14 @@ describe("preview mode (spec §4)", () => {
 describe("the visitor (spec §3 User)", () => {
   it("sends the derived properties, keeps the customer id in storage and a 400-day cookie, and tells first-time visitors apart", async () => {
     const o = await h.open("/v", { body: BODY }, { waitUntil: "commit" });
+    // The first page's own call (no referrer) must not arrive after the second's and be taken for it.
+    await eventually(() => h.fake.to("/v1/users/configs/")[0], 5000, "the first page's config call");
     await o.context.addCookies([
       { name: "_ga", value: "GA1.1.987654321.1700000000", url: h.fake.shopUrl("/") },
       { name: "hubspotutk", value: "hs-abc", url: h.fake.shopUrl("/") },
     ]);
     await o.page.goto(h.fake.shopUrl("/v"), { referer: "https://www.google.com/search?q=soap" });
-    const call = await eventually(() => h.fake.to("/v1/users/configs/").at(-1), 5000, "the config call");
+    const call = await eventually(() => h.fake.to("/v1/users/configs/")[1], 5000, "the config call");
     const u = call.body.user;
     expect(u).toMatchObject({ anonymous: true, device_id: expect.any(String), latest_session_id: call.body.session_id, hubspotutk: "hs-abc" });
     expect(u.properties).toMatchObject({

@@ -2,7 +2,7 @@
 // trigger, visibility, close memory per session and per duration, re-inserts, events.
 
 import { describe, expect, it } from "vitest";
-import type { Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import type { Config, ConfigsResponse, Template, TemplateSettings } from "@storefit/contract";
 import { eventually } from "../browser.js";
 import { useSdkHarness } from "./sdk-harness.js";
@@ -32,6 +32,18 @@ function templateConfig(settings: Partial<TemplateSettings>, extra: Partial<Temp
 
 const popup = (page: Page) => page.locator("#cf-template-welcome");
 const extReady = (page: Page) => page.waitForFunction(() => typeof window.storefitExt === "function");
+/**
+ * With the clock paused, only the test moves the script past the revealed page's first frame
+ * (requestAnimationFrame and its 100 ms fallback are faked too): time moves in steps of 20 ms
+ * until the extension has started, and its own timers start from there.
+ */
+async function extReadyPaused(o: { page: Page; context: BrowserContext }): Promise<void> {
+  for (let i = 0; i < 250; i++) {
+    if (await o.page.evaluate(() => typeof window.storefitExt === "function")) return;
+    await o.context.clock.runFor(20);
+  }
+  throw new Error("the extension did not start");
+}
 const tplEvents = () => h.fake.to("/v1/cfe/").flatMap((r) => r.body.events).filter((e: { event_type: string }) => e.event_type.startsWith("TEMPLATE"));
 
 describe("templates", () => {
@@ -102,7 +114,7 @@ describe("templates", () => {
     await o.context.clock.pauseAt(Date.now() + 1000);
     h.fake.page("/t5", { body: BODY });
     await o.page.goto(h.fake.shopUrl("/t5"));
-    await extReady(o.page);
+    await extReadyPaused(o);
     const leave = () => o.page.evaluate(() => document.dispatchEvent(new MouseEvent("mouseout", { clientY: -5, relatedTarget: null, bubbles: true })));
     await leave();
     expect(await popup(o.page).count()).toBe(0);
@@ -128,7 +140,7 @@ describe("templates", () => {
     await o.context.clock.pauseAt(Date.now() + 1000);
     h.fake.page("/t6", { body: BODY });
     await o.page.goto(h.fake.shopUrl("/t6"));
-    await extReady(o.page);
+    await extReadyPaused(o);
     // "0" would mean at once: right after the extension started, nothing is shown yet.
     expect(await popup(o.page).count()).toBe(0);
     await o.context.clock.runFor(1100);
@@ -256,7 +268,7 @@ describe("templates whose HTML is in the config's element changes", () => {
     await o.context.clock.pauseAt(Date.now() + 1000);
     h.fake.page("/timer", { body: SLOT_BODY });
     await o.page.goto(h.fake.shopUrl("/timer"));
-    await extReady(o.page);
+    await extReadyPaused(o);
     await o.context.clock.runFor(2000);
     expect(await offerShown(o.page)).toBe(0);
     expect(await slotText(o.page)).toBe("Free returns");

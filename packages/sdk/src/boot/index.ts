@@ -139,8 +139,8 @@ const wait = (scope: Scope, ms: number) => new Promise<void>((r) => scope.timeou
 /** After the next frame is painted; after 100 ms when none comes (a tab in the background). */
 const painted = () =>
   new Promise<void>((r) => {
-    safe(() => win.requestAnimationFrame(() => setTimeout(r)));
-    setTimeout(r, 100);
+    const id = setTimeout(r, 100);
+    safe(() => win.requestAnimationFrame(() => setTimeout(() => (clearTimeout(id), r()))));
   });
 
 /** Properties from a shop's call, keeping only values the builders accept (spec §5). */
