@@ -239,13 +239,27 @@ export function sqliteResults(d: SqliteDb): SqliteResults {
     return paths;
   };
 
-  const firstOf = (p: SqlParams) =>
-    d.sql("SELECT variation_id, requested_time, probability, split FROM first_exposures WHERE account_id = @account AND experience_id = @experience AND user_id = @user").get(p) as
-      | FirstExposure
-      | undefined;
-  const storedVisitor = (p: SqlParams): CountedVisitor | null => {
-    const state = d.sql("SELECT state FROM results_visitors WHERE account_id = @account AND experience_id = @experience AND user_id = @user").pluck(true).get(p) as string | undefined;
-    return state === undefined ? null : parseVisitor(state);
+  /** The first exposures of these visitors, by visitor (one statement). */
+  const firstsOf = (key: SqlParams, users: ReadonlySet<string>): Map<string, FirstExposure> => {
+    const out = new Map<string, FirstExposure>();
+    if (!users.size) return out;
+    const rows = d.sql(
+      `SELECT user_id, variation_id, requested_time, probability, split FROM first_exposures
+       WHERE account_id = @account AND experience_id = @experience AND user_id IN (SELECT value FROM json_each(@users))`,
+    ).all({ ...key, users: JSON.stringify([...users]) }) as (FirstExposure & { user_id: string })[];
+    for (const { user_id, ...f } of rows) out.set(user_id, f);
+    return out;
+  };
+  /** These visitors as counted in the state, by visitor (one statement); absent: not counted. */
+  const storedVisitors = (key: SqlParams, users: ReadonlySet<string>): Map<string, CountedVisitor> => {
+    const out = new Map<string, CountedVisitor>();
+    if (!users.size) return out;
+    const rows = d.sql(
+      `SELECT user_id, state FROM results_visitors
+       WHERE account_id = @account AND experience_id = @experience AND user_id IN (SELECT value FROM json_each(@users))`,
+    ).all({ ...key, users: JSON.stringify([...users]) }) as { user_id: string; state: string }[];
+    for (const r of rows) out.set(r.user_id, parseVisitor(r.state));
+    return out;
   };
   const saveVisitor = (p: SqlParams, v: CountedVisitor) =>
     d.sql("INSERT OR REPLACE INTO results_visitors (account_id, experience_id, user_id, state) VALUES (@account, @experience, @user, @state)").run({ ...p, state: visitorJson(v) });
@@ -389,43 +403,63 @@ export function sqliteResults(d: SqliteDb): SqliteResults {
        WHERE seq > @after AND seq <= @upTo AND account_id = @account AND experience_id = @experience AND forced = 0 AND user_id IS NOT NULL AND variation_id IS NOT NULL`,
     ).all({ ...key, after: from.x, upTo: upX }) as { user_id: string; variation_id: string }[];
     const users = new Set<string>();
-    for (const x of exposed) {
-      users.add(x.user_id);
-      const seen = d.sql("INSERT OR IGNORE INTO results_seen (account_id, experience_id, user_id, variation_id) VALUES (@account, @experience, @user, @variation)");
-      if (seen.run({ ...key, user: x.user_id, variation: x.variation_id }).changes) totals.seen[x.variation_id] = (totals.seen[x.variation_id] ?? 0) + 1;
-    }
-    for (const user of users) {
-      const p = { ...key, user };
-      const first = firstOf(p);
-      const before = storedVisitor(p);
-      if (!first || (before && sameFirst(before, first))) continue;
-      // Counted again from all their events: a conversion may have arrived before the exposure.
-      const events = goals.length
-        ? (d.sql(
-            `SELECT ${CANDIDATE_COLUMNS} FROM events e
-             WHERE e.account_id = @account AND e.user_id = @user AND e.seq <= @upE AND e.event_type IN (${types})
-             ORDER BY e.seq`,
-          ).all({ ...p, upE }) as CandidateEvent[])
-        : [];
-      fold.recount(user, before, countVisitor(first, events, matcher));
-    }
+    const newPairs = exposed.length
+      ? (d.sql(
+          `INSERT OR IGNORE INTO results_seen (account_id, experience_id, user_id, variation_id)
+           SELECT @account, @experience, value ->> 0, value ->> 1 FROM json_each(@pairs) RETURNING variation_id`,
+        ).pluck(true).all({ ...key, pairs: JSON.stringify(exposed.map((x) => [x.user_id, x.variation_id])) }) as string[])
+      : [];
+    for (const variation of newPairs) totals.seen[variation] = (totals.seen[variation] ?? 0) + 1;
+    for (const x of exposed) users.add(x.user_id);
+    // The new events, read once: a visitor counted again takes theirs from here, and only their
+    // older events by the (account, user, seq) index (none, for most new visitors).
+    let events: CandidateEvent[] = [];
     if (goals.length) {
-      const unexposed = new Set<string>();
-      const events = d.sql(
-        `SELECT ${CANDIDATE_COLUMNS} FROM events e
-         WHERE e.account_id = @account AND e.seq > @after AND e.seq <= @upE AND e.event_type IN (${types})
+      // Only the goals' candidates (on a goal page's paths, with a goal's name): most new events
+      // are page views of other pages. A range of rowids: what arrived since, without the
+      // account's index.
+      const params: SqlParams = { ...key, after: from.e, upE };
+      const filter = goalsFilter(goals, goals.some((g) => g.kind === "page_view") ? [...pagePaths(key.account as string)] : [], params);
+      events = d.sql(
+        `SELECT ${CANDIDATE_COLUMNS} FROM events e NOT INDEXED
+         WHERE e.seq > @after AND e.seq <= @upE AND e.account_id = @account AND (${filter})
          ORDER BY e.seq`,
-      ).all({ ...key, after: from.e, upE }) as CandidateEvent[];
-      for (const e of events) {
-        if (unexposed.has(e.user_id)) continue;
-        const known = fold.changed.get(e.user_id);
-        const stored = known ? known.after : storedVisitor({ ...key, user: e.user_id });
-        if (!stored) unexposed.add(e.user_id);
-        else fold.event(e.user_id, stored, e);
-      }
+      ).all(params) as CandidateEvent[];
+    }
+    const firsts = firstsOf(key, users);
+    const touched = new Set(users);
+    for (const e of events) touched.add(e.user_id);
+    const stored = storedVisitors(key, touched);
+    const recounted = [...users].filter((u) => {
+      const first = firsts.get(u);
+      const before = stored.get(u);
+      return first && !(before && sameFirst(before, first));
+    });
+    const theirEvents = new Map<string, CandidateEvent[]>(recounted.map((u) => [u, []]));
+    if (goals.length && recounted.length) {
+      const older = d.sql(
+        `SELECT ${CANDIDATE_COLUMNS} FROM events e
+         WHERE e.account_id = @account AND e.user_id IN (SELECT value FROM json_each(@users)) AND e.seq <= @after AND e.event_type IN (${types})
+         ORDER BY e.user_id, e.seq`,
+      ).all({ ...key, users: JSON.stringify(recounted), after: from.e }) as CandidateEvent[];
+      for (const e of older) theirEvents.get(e.user_id)!.push(e);
+    }
+    for (const e of events) theirEvents.get(e.user_id)?.push(e);
+    // Counted again from all their events: a conversion may have arrived before the exposure.
+    for (const user of recounted) fold.recount(user, stored.get(user) ?? null, countVisitor(firsts.get(user)!, theirEvents.get(user)!, matcher));
+    for (const e of events) {
+      const known = fold.changed.get(e.user_id);
+      const v = known ? known.after : stored.get(e.user_id);
+      // Events of visitors never exposed wait for their exposure (a recount then reads them).
+      if (v) fold.event(e.user_id, v, e);
     }
     fold.finish(totals);
-    for (const [user, { after }] of fold.changed) saveVisitor({ ...key, user }, after);
+    if (fold.changed.size) {
+      d.sql(
+        `INSERT OR REPLACE INTO results_visitors (account_id, experience_id, user_id, state)
+         SELECT @account, @experience, value ->> 0, value ->> 1 FROM json_each(@rows)`,
+      ).run({ ...key, rows: JSON.stringify([...fold.changed].map(([user, { after }]) => [user, visitorJson(after)])) });
+    }
   };
 
   /**
