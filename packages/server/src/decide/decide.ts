@@ -377,15 +377,17 @@ export function decide(input: DecisionInput): Decision {
       const picked = pickVariation(behaviour.variations, unitHashAfter(planned.variationHash, visitorId));
       if (!picked) continue;
       variation = picked.variation;
-      assignment = {
-        experience_id: exp.id,
-        rule_id: rule.id,
-        behaviour_id: behaviour.id,
-        variation_id: variation.id,
-        probability: (forced ? 1 : groupShare * traffic) * picked.share,
-        // Forced choices are never stored, and no split stands behind them.
-        ...(forced ? {} : { split: splitOf(behaviour, groupShare) }),
-      };
+      // Forced choices are never stored, and no split stands behind them.
+      assignment = forced
+        ? { experience_id: exp.id, rule_id: rule.id, behaviour_id: behaviour.id, variation_id: variation.id, probability: picked.share }
+        : {
+            experience_id: exp.id,
+            rule_id: rule.id,
+            behaviour_id: behaviour.id,
+            variation_id: variation.id,
+            probability: groupShare * traffic * picked.share,
+            split: splitOf(behaviour, groupShare),
+          };
     }
     // Forced choices (desired experiences, preview) are answered but never stored: they are not
     // random assignments, and storing them would make them sticky for later, unforced calls.

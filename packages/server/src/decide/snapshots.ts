@@ -23,6 +23,8 @@ export type PreparedAccount = {
   audiences: ReadonlyMap<string, Audience>;
   /** Page plans of this revision (decide.ts), filled as pages are asked for. */
   planCache: Map<string, PagePlan>;
+  /** Origin headers already checked against this revision's domains → allowed (routes/client.ts). */
+  origins: Map<string, boolean>;
 };
 
 /** Accounts kept parsed in memory; the least recently used goes first. */
@@ -78,6 +80,7 @@ export class AccountSnapshots {
       experiences: snapshot.experiences,
       audiences: new Map(snapshot.audiences.map((a) => [a.id, a])),
       planCache: new Map(),
+      origins: new Map(),
     };
     this.byId.delete(current.id);
     if (this.byId.size >= this.maxAccounts) {
