@@ -1,19 +1,22 @@
-// Making the results state from nothing never stalls the node (docs/results.md "Making the state
-// from nothing"): the build runs in slices that yield to the event loop (a health check is
-// answered before it ends), what arrives meanwhile is counted by its catch-up fold, two builders
+// Making the results state from nothing never stalls the node (docs/results.md "Incremental
+// results"): the build runs in slices that yield to the event loop (a health check is answered
+// before it ends; on PostgreSQL no transaction holds the state row across it), what arrives meanwhile is counted by its catch-up fold, two builders
 // at once count nothing twice, and a builder whose claim was taken over gives up and leaves no
 // rows that count. The answers are checked against the definition (support/results-data.ts).
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import pg from "pg";
 import { SETTINGS_DEFAULTS } from "@storefit/contract";
 import { buildApp } from "../src/app.js";
 import { stateBuild } from "../src/results/build.js";
+import { openPostgresStore } from "../src/store/postgres/index.js";
 import { openSqliteStore } from "../src/store/sqlite/index.js";
 import type { SqliteStore } from "../src/store/sqlite/index.js";
 import { EXPERIENCE, GOALS, expectedAggregate, expectedExposed, random, round } from "./support/results-data.js";
 import type { Written } from "./support/results-data.js";
+import { freshDatabase } from "./support/postgres.js";
 
 const dir = mkdtempSync(join(os.tmpdir(), "storefit-results-build-"));
 const opened: SqliteStore[] = [];
@@ -147,5 +150,61 @@ describe("results state made from nothing on SQLite", () => {
       .prepare("INSERT INTO results_state (account_id, experience_id, goals, event_seq, exposure_seq, totals) VALUES ('acc', ?, ?, -1, -1, ?)")
       .run(EXPERIENCE, JSON.stringify(GOALS), JSON.stringify({ building: "a-stopped-node", at: Date.now() - 10 * 60_000 }));
     expect(await store!.foldResults("acc", EXPERIENCE, GOALS)).toEqual(expected(written));
+  });
+});
+
+describe("results state made from nothing on PostgreSQL", () => {
+  it("runs in slices outside a transaction: the state row stays free, a health check is answered, arrivals are counted", async () => {
+    const database = await freshDatabase();
+    const store = await openPostgresStore(database.url);
+    const sql = new pg.Client({ connectionString: database.url });
+    await sql.connect();
+    const app = await buildApp({ store, log: false });
+    try {
+      await store.migrate();
+      await store.createAccount({ id: "acc", name: "Shop", client_key: "key-acc", settings: { ...SETTINGS_DEFAULTS, domain: "shop.example" } });
+      const next = random(5);
+      const written: Written = { exposures: [], events: [] };
+      for (let r = 0; r < 8; r++) await store.commitClientWrites(round(next, "acc", r, 300, written));
+      const slicesBefore = stateBuild.slices;
+      const order: string[] = [];
+      let done = false;
+      const building = store.foldResults("acc", EXPERIENCE, GOALS).then((r) => {
+        order.push("build");
+        done = true;
+        return r;
+      });
+      // Wait until the build holds its claim, then lock the state row from another connection
+      // without waiting (NOWAIT): no transaction of the build holds it across the build.
+      let claimed = false;
+      for (let i = 0; !claimed && !done && i < 10_000; i++) {
+        await tick();
+        claimed = Number((await sql.query("SELECT event_seq FROM results_state")).rows[0]?.event_seq ?? 0) === -1;
+      }
+      expect(claimed).toBe(true);
+      await sql.query("BEGIN");
+      await sql.query("SELECT 1 FROM results_state FOR UPDATE NOWAIT");
+      await sql.query("COMMIT");
+      const health = app.inject({ method: "GET", url: "/healthz" }).then((res) => order.push(`healthz ${res.statusCode}`));
+      const more = random(99);
+      let arrivals = 0;
+      for (let r = 0; !done && r < 10; r++) {
+        await store.commitClientWrites(round(more, "acc", 1000 + r, 20, written));
+        arrivals++;
+      }
+      await Promise.all([building, health]);
+      expect(order).toEqual(["healthz 200", "build"]);
+      expect(stateBuild.slices - slicesBefore).toBeGreaterThan(10);
+      expect(arrivals).toBeGreaterThan(0);
+      const folded = await store.foldResults("acc", EXPERIENCE, GOALS);
+      expect(folded).toEqual(expected(written));
+      await sql.query("DELETE FROM results_state");
+      expect(await store.foldResults("acc", EXPERIENCE, GOALS)).toEqual(folded);
+    } finally {
+      await app.close();
+      await sql.end();
+      await store.close();
+      await database.drop();
+    }
   });
 });

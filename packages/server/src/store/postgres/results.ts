@@ -9,7 +9,9 @@ import { matchDomain, matchPagePath } from "@storefit/contract";
 import type { GoalDefinition } from "@storefit/contract";
 import type { ExposureDay, FoldedResults, GoalSums, PageViews, ResultsAggregate, ResultsRange, ResultsStore, VariationVisitors } from "../types.js";
 import { GOAL_EVENT_TYPES, MAX_DATE_MS, NAMED_TYPES, goalCandidates } from "../event-fields.js";
-import { query, snapshot, transaction } from "./db.js";
+import { randomUUID } from "node:crypto";
+import { execute, query, snapshot, transaction } from "./db.js";
+import { BUILDING_SEQ, CLAIM_HEARTBEAT_MS, CLAIM_POLL_MS, claimFresh, claimJson, nextSlice, parseClaim, sleep, stateBuild } from "../../results/build.js";
 import { Fold, aggregateOf, matcherFor, applyEvent, countIn, countVisitor, emptyTotals, exposedOf, goalTypes, goalsKey, parseVisitor, sameFirst, visitorJson } from "../../results/incremental.js";
 import type { CandidateEvent, CountedVisitor, FirstExposure, Totals, GoalMatcher } from "../../results/incremental.js";
 
@@ -75,50 +77,6 @@ function goalsFilter(goals: readonly GoalDefinition[], pagePaths: readonly strin
 /** An event's columns the incremental fold reads (results/incremental.ts CandidateEvent). */
 const CANDIDATE_COLUMNS = "e.user_id, e.event_timestamp, e.event_type, e.event_name, e.page_path, e.domain, e.revenue_amount";
 
-/** Rows written per statement when the state is made from nothing (each row is four parameters' worth of array items). */
-const SAVE_CHUNK = 20_000;
-
-/** The state from nothing: every first exposure, every candidate event up to `upE`, every variation seen. */
-async function rebuild(client: pg.PoolClient, accountId: string, experienceId: string, goals: readonly GoalDefinition[], matcher: GoalMatcher, upE: number): Promise<Totals> {
-  const key = [accountId, experienceId];
-  await client.query("DELETE FROM results_visitors WHERE account_id = $1 AND experience_id = $2", key);
-  await client.query("DELETE FROM results_seen WHERE account_id = $1 AND experience_id = $2", key);
-  await client.query(
-    `INSERT INTO results_seen (account_id, experience_id, user_id, variation_id)
-     SELECT DISTINCT account_id, experience_id, user_id, variation_id FROM exposures
-     WHERE account_id = $1 AND experience_id = $2 AND NOT forced AND user_id IS NOT NULL`,
-    key,
-  );
-  const totals = emptyTotals();
-  for (const r of await query<{ variation_id: string; n: number }>(client, "SELECT variation_id, count(*) AS n FROM results_seen WHERE account_id = $1 AND experience_id = $2 GROUP BY variation_id", key)) {
-    totals.seen[r.variation_id] = r.n;
-  }
-  const visitors = new Map<string, CountedVisitor>();
-  for (const f of await query<FirstExposure & { user_id: string }>(client, "SELECT user_id, variation_id, requested_time, probability, split FROM first_exposures WHERE account_id = $1 AND experience_id = $2", key)) {
-    visitors.set(f.user_id, countVisitor({ variation_id: f.variation_id, requested_time: f.requested_time, probability: f.probability, split: f.split }, [], matcher));
-  }
-  if (goals.length) {
-    const { paths } = await pageKeys(client, accountId, goals);
-    const params: unknown[] = [accountId, upE];
-    const filter = goalsFilter(goals, paths, (value) => {
-      params.push(value);
-      return `$${params.length}`;
-    });
-    // In seq order: each visitor's revenue is summed in the order a fold event by event sums it.
-    const events = await query<CandidateEvent>(client, `SELECT ${CANDIDATE_COLUMNS} FROM events e WHERE e.account_id = $1 AND e.seq <= $2 AND (${filter}) ORDER BY e.seq`, params);
-    for (const e of events) {
-      const v = visitors.get(e.user_id);
-      if (v) applyEvent(v, e, matcher);
-    }
-  }
-  for (const v of visitors.values()) {
-    totals.visitors++;
-    countIn(totals, goals, v, 1);
-  }
-  const rows = [...visitors];
-  for (let i = 0; i < rows.length; i += SAVE_CHUNK) await saveVisitors(client, accountId, experienceId, rows.slice(i, i + SAVE_CHUNK));
-  return totals;
-}
 
 async function saveVisitors(client: pg.PoolClient, accountId: string, experienceId: string, rows: readonly [string, CountedVisitor][]): Promise<void> {
   if (!rows.length) return;
@@ -335,7 +293,7 @@ function goalSumsQuery(
 }
 
 /** The account's distinct PAGE paths, and its PAGE domains when a goal names one (they match goal pages in JS). */
-async function pageKeys(client: pg.PoolClient, accountId: string, goals: readonly GoalDefinition[]): Promise<{ paths: string[]; domains: string[] }> {
+async function pageKeys(client: pg.PoolClient | pg.Pool, accountId: string, goals: readonly GoalDefinition[]): Promise<{ paths: string[]; domains: string[] }> {
   const pageGoals = goals.filter((g) => g.kind === "page_view");
   if (!pageGoals.length) return { paths: [], domains: [] };
   const [row] = await query<{ paths: string[]; domains: string[] }>(
@@ -347,50 +305,223 @@ async function pageKeys(client: pg.PoolClient, accountId: string, goals: readonl
   return row!;
 }
 
+/** The account's last event and exposure seqs: what a fold reads up to. */
+async function watermark(client: pg.PoolClient | pg.Pool, accountId: string): Promise<{ upE: number; upX: number }> {
+  const [up] = await query<{ e: number | null; x: number | null }>(
+    client,
+    "SELECT (SELECT max(seq) FROM events WHERE account_id = $1) AS e, (SELECT max(seq) FROM exposures WHERE account_id = $1) AS x",
+    [accountId],
+  );
+  return { upE: up!.e ?? 0, upX: up!.x ?? 0 };
+}
+
+/**
+ * Folds what arrived after `from` into `totals` (up to `up`, or the last seqs now) and writes
+ * the state with its new watermark, in the caller's transaction (which holds the state row).
+ */
+async function foldFrom(
+  client: pg.PoolClient,
+  accountId: string,
+  experienceId: string,
+  goals: readonly GoalDefinition[],
+  matcher: GoalMatcher,
+  totals: Totals,
+  from: { e: number; x: number },
+  up?: { upE: number; upX: number },
+): Promise<FoldedResults> {
+  const { upE, upX } = up ?? (await watermark(client, accountId));
+  await foldForward(client, accountId, experienceId, goals, matcher, totals, from, upE, upX);
+  await client.query(
+    "UPDATE results_state SET goals = $3, event_seq = $4, exposure_seq = $5, totals = $6 WHERE account_id = $1 AND experience_id = $2",
+    [accountId, experienceId, goalsKey(goals), upE, upX, JSON.stringify(totals)],
+  );
+  return { aggregate: aggregateOf(totals, goals), exposed: exposedOf(totals) };
+}
+
+/**
+ * The state from nothing, up to the seqs `upE` and `upX` read when the claim was taken, as the
+ * SQLite store builds it (store/sqlite/results.ts `build`, docs/results.md "Making the state
+ * from nothing"): reads in slices of rows on the pool, outside any transaction (so no
+ * connection and no lock is held across the build, and the event loop runs between slices);
+ * the visitor and variation rows in short transactions that check the claim (compare and set on
+ * its exact text); then, under the state row's lock, the state with the build's watermark and a
+ * fold of what arrived meanwhile. Null: another builder took the claim over.
+ */
+async function buildState(
+  pool: pg.Pool,
+  accountId: string,
+  experienceId: string,
+  goals: readonly GoalDefinition[],
+  matcher: GoalMatcher,
+  token: string,
+  claimed: string,
+  upE: number,
+  upX: number,
+): Promise<FoldedResults | null> {
+  const n = stateBuild.sliceRows;
+  const key = [accountId, experienceId];
+  /** The claim's text as this builder last wrote it. */
+  let claim = claimed;
+  let renewed = Date.now();
+  /** The claim renewed if it is still this builder's: false once another took it over. */
+  const renew = async (db: pg.Pool | pg.PoolClient): Promise<boolean> => {
+    const next = claimJson(token);
+    const rows = await execute(db, `UPDATE results_state SET totals = $4 WHERE account_id = $1 AND experience_id = $2 AND event_seq = ${BUILDING_SEQ} AND totals = $3`, [...key, claim, next]);
+    if (rows !== 1) return false;
+    claim = next;
+    renewed = Date.now();
+    return true;
+  };
+  const slice = async (): Promise<boolean> => {
+    await nextSlice();
+    return Date.now() - renewed < CLAIM_HEARTBEAT_MS || (await renew(pool));
+  };
+  const visitors = new Map<string, CountedVisitor>();
+  const seen: { user: string[]; variation: string[] } = { user: [], variation: [] };
+  const totals = emptyTotals();
+  for (let after: string | null = null; ; ) {
+    const firsts: (FirstExposure & { user_id: string })[] = await query<FirstExposure & { user_id: string }>(
+      pool,
+      `SELECT user_id, variation_id, requested_time, probability, split FROM first_exposures
+       WHERE account_id = $1 AND experience_id = $2 AND ($3::text IS NULL OR user_id > $3) ORDER BY user_id LIMIT $4`,
+      [...key, after, n],
+    );
+    for (const f of firsts) visitors.set(f.user_id, countVisitor({ variation_id: f.variation_id, requested_time: f.requested_time, probability: f.probability, split: f.split }, [], matcher));
+    const last: string | null = firsts.length === n ? firsts[n - 1]!.user_id : null;
+    const pairs = await query<{ user_id: string; variation_id: string }>(
+      pool,
+      `SELECT DISTINCT user_id, variation_id FROM exposures
+       WHERE account_id = $1 AND experience_id = $2 AND NOT forced AND user_id IS NOT NULL AND variation_id IS NOT NULL AND seq <= $3
+         AND ($4::text IS NULL OR user_id > $4) AND ($5::text IS NULL OR user_id <= $5)`,
+      [...key, upX, after, last],
+    );
+    for (const x of pairs) {
+      seen.user.push(x.user_id);
+      seen.variation.push(x.variation_id);
+      totals.seen[x.variation_id] = (totals.seen[x.variation_id] ?? 0) + 1;
+    }
+    if (!(await slice())) return null;
+    if (last === null) break;
+    after = last;
+  }
+  if (goals.length) {
+    const { paths } = await pageKeys(pool, accountId, goals);
+    const params: unknown[] = [accountId];
+    const filter = goalsFilter(goals, paths, (value) => {
+      params.push(value);
+      return `$${params.length}`;
+    });
+    const lo = `$${params.length + 1}`;
+    const hi = `$${params.length + 2}`;
+    // In seq order: each visitor's revenue is summed in the order a fold event by event sums it.
+    for (let from = 0; from < upE; from += n) {
+      const events = await query<CandidateEvent>(
+        pool,
+        `SELECT ${CANDIDATE_COLUMNS} FROM events e WHERE e.account_id = $1 AND e.seq > ${lo} AND e.seq <= ${hi} AND (${filter}) ORDER BY e.seq`,
+        [...params, from, Math.min(from + n, upE)],
+      );
+      for (const e of events) {
+        const v = visitors.get(e.user_id);
+        if (v) applyEvent(v, e, matcher);
+      }
+      if (!(await slice())) return null;
+    }
+  }
+  const rows = [...visitors];
+  for (let i = 0; i < rows.length; i += n) {
+    for (const [, v] of rows.slice(i, i + n)) {
+      totals.visitors++;
+      countIn(totals, goals, v, 1);
+    }
+    if (!(await slice())) return null;
+  }
+  for (let i = 0; i < Math.max(rows.length, seen.user.length); i += n) {
+    const ours = await transaction(pool, async (client) => {
+      if (!(await renew(client))) return false;
+      await saveVisitors(client, accountId, experienceId, rows.slice(i, i + n));
+      await client.query(
+        `INSERT INTO results_seen (account_id, experience_id, user_id, variation_id)
+         SELECT $1, $2, u, v FROM unnest($3::text[], $4::text[]) AS x (u, v) ORDER BY u, v ON CONFLICT DO NOTHING`,
+        [...key, seen.user.slice(i, i + n), seen.variation.slice(i, i + n)],
+      );
+      return true;
+    });
+    if (!ours || !(await slice())) return null;
+  }
+  return transaction(pool, async (client) => {
+    const [state] = await query<{ totals: string }>(
+      client,
+      `SELECT totals FROM results_state WHERE account_id = $1 AND experience_id = $2 AND event_seq = ${BUILDING_SEQ} FOR UPDATE`,
+      key,
+    );
+    if (state?.totals !== claim) return null;
+    return foldFrom(client, accountId, experienceId, goals, matcher, totals, { e: upE, x: upX });
+  });
+}
+
 export function postgresResults(pool: pg.Pool): ResultsStore {
   return {
     /**
      * Under the state row's lock (READ COMMITTED): a second node folding meanwhile waits, then
      * reads what the first wrote and folds only the rest. Every read is bounded by the seqs read
      * first; the account's advisory lock on inserts (client-writes.ts) makes every lower seq of
-     * the account visible once a higher one is.
+     * the account visible once a higher one is. Without a state for these goals, the caller
+     * that claims the row builds it (`buildState`, in slices, outside this transaction); a
+     * caller that finds another's fresh claim waits for that build and then folds from it.
      */
-    foldResults(accountId: string, experienceId: string, goals: readonly GoalDefinition[]): Promise<FoldedResults> {
-      return transaction(pool, async (client): Promise<FoldedResults> => {
-        type State = { goals: string; event_seq: number; exposure_seq: number; totals: string };
-        const lockState = () =>
-          query<State>(client, "SELECT goals, event_seq, exposure_seq, totals FROM results_state WHERE account_id = $1 AND experience_id = $2 FOR UPDATE", [accountId, experienceId]);
-        let [state] = await lockState();
-        if (!state) {
-          // A placeholder to lock (its goals match none): made once, by whichever node is first.
+    async foldResults(accountId: string, experienceId: string, goals: readonly GoalDefinition[]): Promise<FoldedResults> {
+      const matcher = matcherFor(goals);
+      for (;;) {
+        const step = await transaction(pool, async (client): Promise<FoldedResults | { build: string; claim: string; upE: number; upX: number } | "wait"> => {
+          type State = { goals: string; event_seq: number; exposure_seq: number; totals: string };
+          const lockState = () =>
+            query<State>(client, "SELECT goals, event_seq, exposure_seq, totals FROM results_state WHERE account_id = $1 AND experience_id = $2 FOR UPDATE", [accountId, experienceId]);
+          let [state] = await lockState();
+          if (!state) {
+            // A placeholder to lock (its goals match none): made once, by whichever node is first.
+            await client.query(
+              "INSERT INTO results_state (account_id, experience_id, goals, event_seq, exposure_seq, totals) VALUES ($1, $2, '', 0, 0, '') ON CONFLICT DO NOTHING",
+              [accountId, experienceId],
+            );
+            [state] = await lockState();
+          }
+          const { upE, upX } = await watermark(client, accountId);
+          if (state!.event_seq !== BUILDING_SEQ && state!.goals === goalsKey(goals)) {
+            const totals = JSON.parse(state!.totals) as Totals;
+            if (state!.event_seq === upE && state!.exposure_seq === upX) return { aggregate: aggregateOf(totals, goals), exposed: exposedOf(totals) };
+            return foldFrom(client, accountId, experienceId, goals, matcher, totals, { e: state!.event_seq, x: state!.exposure_seq }, { upE, upX });
+          }
+          if (state!.event_seq === BUILDING_SEQ && claimFresh(parseClaim(state!.totals))) return "wait";
+          const token = randomUUID();
+          const claim = claimJson(token);
           await client.query(
-            "INSERT INTO results_state (account_id, experience_id, goals, event_seq, exposure_seq, totals) VALUES ($1, $2, '', 0, 0, '') ON CONFLICT DO NOTHING",
-            [accountId, experienceId],
+            `UPDATE results_state SET goals = $3, event_seq = ${BUILDING_SEQ}, exposure_seq = ${BUILDING_SEQ}, totals = $4 WHERE account_id = $1 AND experience_id = $2`,
+            [accountId, experienceId, goalsKey(goals), claim],
           );
-          [state] = await lockState();
+          return { build: token, claim, upE, upX };
+        });
+        if (step === "wait") {
+          await sleep(CLAIM_POLL_MS);
+          continue;
         }
-        const [up] = await query<{ e: number | null; x: number | null }>(
-          client,
-          "SELECT (SELECT max(seq) FROM events WHERE account_id = $1) AS e, (SELECT max(seq) FROM exposures WHERE account_id = $1) AS x",
-          [accountId],
-        );
-        const upE = up!.e ?? 0;
-        const upX = up!.x ?? 0;
-        const matcher = matcherFor(goals);
-        let totals: Totals;
-        if (state!.goals !== goalsKey(goals)) {
-          totals = await rebuild(client, accountId, experienceId, goals, matcher, upE);
-        } else {
-          totals = JSON.parse(state!.totals) as Totals;
-          if (state!.event_seq === upE && state!.exposure_seq === upX) return { aggregate: aggregateOf(totals, goals), exposed: exposedOf(totals) };
-          await foldForward(client, accountId, experienceId, goals, matcher, totals, { e: state!.event_seq, x: state!.exposure_seq }, upE, upX);
+        if (!("build" in step)) return step;
+        let built: FoldedResults | null;
+        try {
+          built = await buildState(pool, accountId, experienceId, goals, matcher, step.build, step.claim, step.upE, step.upX);
+        } catch (error) {
+          // Others need not wait for the claim to go stale (CLAIM_STALE_MS): the next caller builds.
+          await pool
+            .query(`DELETE FROM results_state WHERE account_id = $1 AND experience_id = $2 AND event_seq = ${BUILDING_SEQ} AND totals LIKE $3`, [
+              accountId,
+              experienceId,
+              `%"building":${JSON.stringify(step.build)}%`,
+            ])
+            .catch(() => {});
+          throw error;
         }
-        await client.query(
-          "UPDATE results_state SET goals = $3, event_seq = $4, exposure_seq = $5, totals = $6 WHERE account_id = $1 AND experience_id = $2",
-          [accountId, experienceId, goalsKey(goals), upE, upX, JSON.stringify(totals)],
-        );
-        return { aggregate: aggregateOf(totals, goals), exposed: exposedOf(totals) };
-      });
+        if (built) return built;
+        stateBuild.abandoned++;
+      }
     },
 
     async exposureVisitors(accountId: string, experienceId: string, range: ResultsRange = {}): Promise<{ distinct: number; byVariation: VariationVisitors[] }> {
