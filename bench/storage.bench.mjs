@@ -43,6 +43,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import os from "node:os";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
@@ -371,6 +372,7 @@ async function resultsPart(postgres, dir, cacheDir) {
         export { openPostgresStore } from "../packages/server/src/store/postgres/index.js";
         export { seedDemo, DEMO_ACCOUNT_ID } from "../packages/server/src/seed/demo.js";
         export { simulateVisitors, writeSimulation, DEMO_PRICE_MESSAGE_ARMS } from "../packages/server/src/seed/demo-data.js";
+        export { stateBuild } from "../packages/server/src/results/build.js";
       `,
       resolveDir: here,
       loader: "ts",
@@ -442,7 +444,7 @@ async function resultsPart(postgres, dir, cacheDir) {
       const cookie = signIn.cookies.find((c) => c.name === "storefit_session");
       b.headers = { cookie: `storefit_session=${cookie.value}` };
       b.calls = 0;
-      b.times = { incremental: [], cached: [], full: [], rebuild: [], bare: [] };
+      b.times = { incremental: [], cached: [], full: [], rebuild: [], blocked: [], bare: [] };
       b.checks = { rebuild: [], full: [] };
     }
     // Each round asks another alpha, so that it computes rather than reuses (results/cache.ts);
@@ -493,9 +495,27 @@ async function resultsPart(postgres, dir, cacheDir) {
       return a === b ? null : `${path}: ${JSON.stringify(a)} / ${JSON.stringify(b)}`;
     };
 
+    /**
+     * The longest the event loop was held during `fn` (ms): what a request arriving meanwhile
+     * (a config call, a health check) waits at worst. A state made from nothing used to be one
+     * synchronous call on SQLite: the whole build (docs/results.md).
+     */
+    const blockedDuring = async (fn) => {
+      const h = monitorEventLoopDelay({ resolution: 5 });
+      m.stateBuild.longest = { ms: 0, step: "" };
+      h.enable();
+      try {
+        return { result: await fn(), blocked: h.max / 1e6, slice: m.stateBuild.longest };
+      } finally {
+        h.disable();
+      }
+    };
     // The first call makes each backend's state from nothing (and lists the page paths).
     for (const b of backends) {
-      b.first = await call(b);
+      const first = await blockedDuring(() => call(b));
+      b.first = first.result;
+      b.firstBlocked = first.blocked;
+      b.firstSlice = first.slice;
       await bare(b);
     }
     const firstDifference = differ(backends[0].first.body.rules, backends[1].first.body.rules, true, "rules");
@@ -517,8 +537,10 @@ async function resultsPart(postgres, dir, cacheDir) {
         const folded = await b.store.foldResults(m.DEMO_ACCOUNT_ID, b.experience.id, b.experience.goals);
         await b.forgetState();
         const t0 = performance.now();
-        const remade = await b.store.foldResults(m.DEMO_ACCOUNT_ID, b.experience.id, b.experience.goals);
+        const { result: remade, blocked, slice } = await blockedDuring(() => b.store.foldResults(m.DEMO_ACCOUNT_ID, b.experience.id, b.experience.goals));
         b.times.rebuild.push(performance.now() - t0);
+        b.times.blocked.push(blocked);
+        if (slice.ms > (b.longestSlice?.ms ?? 0)) b.longestSlice = slice;
         b.checks.rebuild.push(differ(folded, remade, false, "state"));
         b.times.bare.push(await bare(b));
         b.spent = (b.spent ?? 0) + performance.now() - start;
@@ -533,11 +555,16 @@ async function resultsPart(postgres, dir, cacheDir) {
     console.log(`  medians of the rounds, backends alternating; each round after 1,000 new events (loadavg ${loadavg()}):`);
     for (const b of backends) {
       const [inc, cached, full, rebuild, x] = ["incremental", "cached", "full", "rebuild", "bare"].map((k) => median(b.times[k]));
+      const blocked = Math.max(...b.times.blocked);
       const wrong = [...b.checks.full.filter(Boolean).map((d) => `incremental ≠ full recompute (${d})`), ...b.checks.rebuild.filter(Boolean).map((d) => `folded ≠ made from nothing (${d})`)];
       console.log(
         `  ${b.name.padEnd(11)} (${b.times.incremental.length} rounds) incremental ${ms(inc).padStart(9)}  cached ${ms(cached).padStart(7)}  incremental / cached ${(inc / cached).toFixed(1)}×  ` +
           `full recompute ${ms(full).padStart(9)}  state made from nothing ${ms(rebuild).padStart(9)}  bare GROUP BY ${ms(x).padStart(9)}  full / bare ${(full / x).toFixed(1)}×  ` +
           `first call ${ms(b.first.took)}`,
+      );
+      console.log(
+        `  ${"".padEnd(11)} event loop held at most: ${ms(blocked)} while the state was made from nothing (max of the rounds; longest slice ${ms(b.longestSlice?.ms ?? 0)}, ${b.longestSlice?.step || "none"}), ` +
+          `${ms(b.firstBlocked)} during the first call (longest slice ${ms(b.firstSlice.ms)}, ${b.firstSlice.step || "none"})`,
       );
       console.log(`  ${"".padEnd(11)} checks: ${wrong.length ? `FAILED: ${wrong[0]}` : `incremental = full recompute and folded = made from nothing, every round`}`);
     }

@@ -169,7 +169,7 @@ describe("results state made from nothing on PostgreSQL", () => {
       const slicesBefore = stateBuild.slices;
       const order: string[] = [];
       let done = false;
-      const building = store.foldResults("acc", EXPERIENCE, GOALS).then((r) => {
+      const building = Promise.resolve(store.foldResults("acc", EXPERIENCE, GOALS)).then((r) => {
         order.push("build");
         done = true;
         return r;

@@ -17,12 +17,24 @@ export const stateBuild = {
   slices: 0,
   /** Builds this process gave up since it started: another builder had taken their claim over. */
   abandoned: 0,
+  /** The longest a slice held the event loop (ms) and in which step: what the benchmark prints. */
+  longest: { ms: 0, step: "" },
 };
 
-/** Lets the event loop run (timers, I/O, other requests) before the next slice. */
-export async function nextSlice(): Promise<void> {
+let resumed = performance.now();
+
+/** Where a build starts: its first slice is timed from here. */
+export function startSlices(): void {
+  resumed = performance.now();
+}
+
+/** Lets the event loop run (timers, I/O, other requests) before the next slice; `step`: what the slice did. */
+export async function nextSlice(step: string): Promise<void> {
   stateBuild.slices++;
+  const ms = performance.now() - resumed;
+  if (ms > stateBuild.longest.ms) stateBuild.longest = { ms, step };
   await new Promise<void>((resolve) => setImmediate(resolve));
+  resumed = performance.now();
 }
 
 /**

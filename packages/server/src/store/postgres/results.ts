@@ -11,7 +11,7 @@ import type { ExposureDay, FoldedResults, GoalSums, PageViews, ResultsAggregate,
 import { GOAL_EVENT_TYPES, MAX_DATE_MS, NAMED_TYPES, goalCandidates } from "../event-fields.js";
 import { randomUUID } from "node:crypto";
 import { execute, query, snapshot, transaction } from "./db.js";
-import { BUILDING_SEQ, CLAIM_HEARTBEAT_MS, CLAIM_POLL_MS, claimFresh, claimJson, nextSlice, parseClaim, sleep, stateBuild } from "../../results/build.js";
+import { BUILDING_SEQ, CLAIM_HEARTBEAT_MS, CLAIM_POLL_MS, claimFresh, claimJson, nextSlice, parseClaim, startSlices, sleep, stateBuild } from "../../results/build.js";
 import { Fold, aggregateOf, matcherFor, applyEvent, countIn, countVisitor, emptyTotals, exposedOf, goalTypes, goalsKey, parseVisitor, sameFirst, visitorJson } from "../../results/incremental.js";
 import type { CandidateEvent, CountedVisitor, FirstExposure, Totals, GoalMatcher } from "../../results/incremental.js";
 
@@ -363,6 +363,7 @@ async function buildState(
   /** The claim's text as this builder last wrote it. */
   let claim = claimed;
   let renewed = Date.now();
+  startSlices();
   /** The claim renewed if it is still this builder's: false once another took it over. */
   const renew = async (db: pg.Pool | pg.PoolClient): Promise<boolean> => {
     const next = claimJson(token);
@@ -372,8 +373,8 @@ async function buildState(
     renewed = Date.now();
     return true;
   };
-  const slice = async (): Promise<boolean> => {
-    await nextSlice();
+  const slice = async (step: string): Promise<boolean> => {
+    await nextSlice(step);
     return Date.now() - renewed < CLAIM_HEARTBEAT_MS || (await renew(pool));
   };
   const visitors = new Map<string, CountedVisitor>();
@@ -400,7 +401,7 @@ async function buildState(
       seen.variation.push(x.variation_id);
       totals.seen[x.variation_id] = (totals.seen[x.variation_id] ?? 0) + 1;
     }
-    if (!(await slice())) return null;
+    if (!(await slice("first exposures"))) return null;
     if (last === null) break;
     after = last;
   }
@@ -424,7 +425,7 @@ async function buildState(
         const v = visitors.get(e.user_id);
         if (v) applyEvent(v, e, matcher);
       }
-      if (!(await slice())) return null;
+      if (!(await slice("events"))) return null;
     }
   }
   const rows = [...visitors];
@@ -433,7 +434,7 @@ async function buildState(
       totals.visitors++;
       countIn(totals, goals, v, 1);
     }
-    if (!(await slice())) return null;
+    if (!(await slice("totals"))) return null;
   }
   for (let i = 0; i < Math.max(rows.length, seen.user.length); i += n) {
     const ours = await transaction(pool, async (client) => {
@@ -446,7 +447,7 @@ async function buildState(
       );
       return true;
     });
-    if (!ours || !(await slice())) return null;
+    if (!ours || !(await slice("rows written"))) return null;
   }
   return transaction(pool, async (client) => {
     const [state] = await query<{ totals: string }>(

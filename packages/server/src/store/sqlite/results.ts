@@ -8,7 +8,7 @@ import { Fold, aggregateOf, matcherFor, applyEvent, countIn, countVisitor, empty
 import type { CandidateEvent, CountedVisitor, FirstExposure, Totals, GoalMatcher } from "../../results/incremental.js";
 import { GOAL_EVENT_TYPES, MAX_DATE_MS, NAMED_TYPES, goalCandidates } from "../event-fields.js";
 import { randomUUID } from "node:crypto";
-import { BUILDING_SEQ, CLAIM_HEARTBEAT_MS, CLAIM_POLL_MS, claimFresh, claimJson, nextSlice, parseClaim, sleep, stateBuild } from "../../results/build.js";
+import { BUILDING_SEQ, CLAIM_HEARTBEAT_MS, CLAIM_POLL_MS, claimFresh, claimJson, nextSlice, parseClaim, startSlices, sleep, stateBuild } from "../../results/build.js";
 import { count } from "./db.js";
 import type { SqlParams, SqliteDb } from "./db.js";
 
@@ -269,13 +269,13 @@ export function sqliteResults(d: SqliteDb): SqliteResults {
    * nothing: the first listing reads every PAGE event of the account), remembered as `pagePaths`
    * remembers them.
    */
-  const pagePathsInSlices = async (accountId: string, upTo: number, slice: () => Promise<boolean>): Promise<Set<string> | null> => {
+  const pagePathsInSlices = async (accountId: string, upTo: number, slice: (step: string) => Promise<boolean>): Promise<Set<string> | null> => {
     const known = pagePathCache.get(accountId);
     const paths = new Set(known?.paths);
     for (let lo = known?.seq ?? 0; lo < upTo; lo += stateBuild.sliceRows) {
       const params = { account: accountId, after: lo, upTo: Math.min(lo + stateBuild.sliceRows, upTo) };
       for (const p of d.sql(NEW_PAGE_PATHS_SQL).pluck(true).all(params) as string[]) paths.add(p);
-      if (!(await slice())) return null;
+      if (!(await slice("page paths"))) return null;
     }
     if (paths.size <= PAGE_PATH_CACHE_PATHS && (pagePathCache.get(accountId)?.seq ?? 0) < upTo) {
       pagePathCache.delete(accountId);
@@ -309,9 +309,10 @@ export function sqliteResults(d: SqliteDb): SqliteResults {
   const build = async (key: SqlParams, goals: readonly GoalDefinition[], matcher: GoalMatcher, token: string, upE: number, upX: number): Promise<FoldedResults | null> => {
     const n = stateBuild.sliceRows;
     let renewed = Date.now();
+    startSlices();
     /** The next slice (the event loop runs first), renewing the claim now and then; false: it was taken over. */
-    const slice = async (): Promise<boolean> => {
-      await nextSlice();
+    const slice = async (step: string): Promise<boolean> => {
+      await nextSlice(step);
       if (Date.now() - renewed < CLAIM_HEARTBEAT_MS) return true;
       d.syncAt("NORMAL");
       if (!d.db.transaction(() => renewClaim(key, token)).immediate()) return false;
@@ -338,7 +339,7 @@ export function sqliteResults(d: SqliteDb): SqliteResults {
         seen.push({ user: x.user_id, variation: x.variation_id });
         totals.seen[x.variation_id] = (totals.seen[x.variation_id] ?? 0) + 1;
       }
-      if (!(await slice())) return null;
+      if (!(await slice("first exposures"))) return null;
       if (last === null) break;
       after = last;
     }
@@ -355,7 +356,7 @@ export function sqliteResults(d: SqliteDb): SqliteResults {
           const v = visitors.get(e.user_id);
           if (v) applyEvent(v, e, matcher);
         }
-        if (!(await slice())) return null;
+        if (!(await slice("events"))) return null;
       }
     }
     const rows = [...visitors];
@@ -364,22 +365,26 @@ export function sqliteResults(d: SqliteDb): SqliteResults {
         totals.visitors++;
         countIn(totals, goals, v, 1);
       }
-      if (!(await slice())) return null;
+      if (!(await slice("totals"))) return null;
     }
     const seenRow = d.sql("INSERT OR IGNORE INTO results_seen (account_id, experience_id, user_id, variation_id) VALUES (@account, @experience, @user, @variation)");
-    for (let i = 0; i < Math.max(rows.length, seen.length); i += n) {
+    // A fifth of a slice per transaction: a row written (into b-trees of 100,000 rows, a visitor
+    // and a variation row each) costs several times a row read; 5,000 of each made the longest
+    // slice of a build (docs/benchmarks.md, "Results").
+    const w = Math.max(1, Math.floor(n / 5));
+    for (let i = 0; i < Math.max(rows.length, seen.length); i += w) {
       d.syncAt("NORMAL");
       const ours = d.db
         .transaction((): boolean => {
           if (!renewClaim(key, token)) return false;
-          for (const [user, v] of rows.slice(i, i + n)) saveVisitor({ ...key, user }, v);
-          for (const x of seen.slice(i, i + n)) seenRow.run({ ...key, ...x });
+          for (const [user, v] of rows.slice(i, i + w)) saveVisitor({ ...key, user }, v);
+          for (const x of seen.slice(i, i + w)) seenRow.run({ ...key, ...x });
           return true;
         })
         .immediate();
       if (!ours) return null;
       renewed = Date.now();
-      if (!(await slice())) return null;
+      if (!(await slice("rows written"))) return null;
     }
     d.syncAt("NORMAL");
     return d.db
