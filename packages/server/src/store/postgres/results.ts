@@ -113,7 +113,7 @@ async function foldForward(
   const exposed = await query<{ user_id: string; variation_id: string }>(
     client,
     `SELECT DISTINCT user_id, variation_id FROM exposures
-     WHERE account_id = $1 AND seq > $3 AND seq <= $4 AND experience_id = $2 AND NOT forced AND user_id IS NOT NULL`,
+     WHERE account_id = $1 AND seq > $3 AND seq <= $4 AND experience_id = $2 AND NOT forced AND user_id IS NOT NULL AND variation_id IS NOT NULL`,
     [...key, from.x, upX],
   );
   if (exposed.length) {
@@ -125,48 +125,54 @@ async function foldForward(
       [...key, exposed.map((x) => x.user_id), exposed.map((x) => x.variation_id)],
     );
     for (const { variation_id } of added) totals.seen[variation_id] = (totals.seen[variation_id] ?? 0) + 1;
-    const users = [...new Set(exposed.map((x) => x.user_id))];
-    const firsts = await query<FirstExposure & { user_id: string }>(
-      client,
-      "SELECT user_id, variation_id, requested_time, probability, split FROM first_exposures WHERE account_id = $1 AND experience_id = $2 AND user_id = ANY ($3::text[])",
-      [...key, users],
-    );
-    const before = await stored(users);
-    const moved = firsts.filter((f) => {
-      const b = before.get(f.user_id);
-      return !b || !sameFirst(b, f);
-    });
-    // Counted again from all their events: a conversion may have arrived before the exposure.
-    const events = new Map<string, CandidateEvent[]>(moved.map((f) => [f.user_id, []]));
-    if (goals.length && moved.length) {
-      for (const e of await query<CandidateEvent>(
+  }
+  // The new events, read once: a visitor counted again takes theirs from here, and only their
+  // older events by the (account, user, seq) index (none, for most new visitors).
+  const events = goals.length
+    ? await query<CandidateEvent>(
         client,
         `SELECT ${CANDIDATE_COLUMNS} FROM events e
-         WHERE e.account_id = $1 AND e.user_id = ANY ($2::text[]) AND e.seq <= $3 AND e.event_type = ANY ($4::text[])
+         WHERE e.account_id = $1 AND e.seq > $2 AND e.seq <= $3 AND e.event_type = ANY ($4::text[])
          ORDER BY e.seq`,
-        [accountId, moved.map((f) => f.user_id), upE, types],
-      )) {
-        events.get(e.user_id)!.push(e);
-      }
-    }
-    for (const f of moved) {
-      const first = { variation_id: f.variation_id, requested_time: f.requested_time, probability: f.probability, split: f.split };
-      fold.recount(f.user_id, before.get(f.user_id) ?? null, countVisitor(first, events.get(f.user_id)!, matcher));
-    }
-  }
-  if (goals.length) {
-    const events = await query<CandidateEvent>(
+        [accountId, from.e, upE, types],
+      )
+    : [];
+  const users = [...new Set(exposed.map((x) => x.user_id))];
+  const firsts = users.length
+    ? await query<FirstExposure & { user_id: string }>(
+        client,
+        "SELECT user_id, variation_id, requested_time, probability, split FROM first_exposures WHERE account_id = $1 AND experience_id = $2 AND user_id = ANY ($3::text[])",
+        [...key, users],
+      )
+    : [];
+  const touched = [...new Set([...users, ...events.map((e) => e.user_id)])];
+  const before = touched.length ? await stored(touched) : new Map<string, CountedVisitor>();
+  const moved = firsts.filter((f) => {
+    const b = before.get(f.user_id);
+    return !b || !sameFirst(b, f);
+  });
+  const theirs = new Map<string, CandidateEvent[]>(moved.map((f) => [f.user_id, []]));
+  if (goals.length && moved.length) {
+    for (const e of await query<CandidateEvent>(
       client,
       `SELECT ${CANDIDATE_COLUMNS} FROM events e
-       WHERE e.account_id = $1 AND e.seq > $2 AND e.seq <= $3 AND e.event_type = ANY ($4::text[])
+       WHERE e.account_id = $1 AND e.user_id = ANY ($2::text[]) AND e.seq <= $3 AND e.event_type = ANY ($4::text[])
        ORDER BY e.seq`,
-      [accountId, from.e, upE, types],
-    );
-    const known = await stored([...new Set(events.map((e) => e.user_id))].filter((u) => !fold.changed.has(u)));
-    for (const e of events) {
-      const v = fold.changed.get(e.user_id)?.after ?? known.get(e.user_id);
-      if (v) fold.event(e.user_id, v, e);
+      [accountId, moved.map((f) => f.user_id), from.e, types],
+    )) {
+      theirs.get(e.user_id)!.push(e);
     }
+  }
+  for (const e of events) theirs.get(e.user_id)?.push(e);
+  // Counted again from all their events: a conversion may have arrived before the exposure.
+  for (const f of moved) {
+    const first = { variation_id: f.variation_id, requested_time: f.requested_time, probability: f.probability, split: f.split };
+    fold.recount(f.user_id, before.get(f.user_id) ?? null, countVisitor(first, theirs.get(f.user_id)!, matcher));
+  }
+  for (const e of events) {
+    const v = fold.changed.get(e.user_id)?.after ?? before.get(e.user_id);
+    // Events of visitors never exposed wait for their exposure (a recount then reads them).
+    if (v) fold.event(e.user_id, v, e);
   }
   fold.finish(totals);
   await saveVisitors(client, accountId, experienceId, [...fold.changed].map(([u, c]) => [u, c.after] as [string, CountedVisitor]));
