@@ -5,21 +5,13 @@
 // (e2e/sdk/redirect-report.test.ts).
 
 import { describe, expect, it } from "vitest";
-import type { Config } from "@storefit/contract";
 import { eventually } from "../browser.js";
 import { useSdkHarness } from "./sdk-harness.js";
+import { el } from "./fixtures/configs.js";
 
 const h = useSdkHarness();
 
-const price: Config = {
-  config_customer_id: "price",
-  config_id: "cfg_price",
-  variation_id: "var_price",
-  variation: { innerHTML: "$8.00" },
-  variation_data_type: "HTML_ELEMENT",
-  properties: { element_path: "#price" },
-  experience_behaviour_response: { experience_id: "exp_price", behaviour_id: "beh_price", rule_id: "rule_price" },
-};
+const price = el("#price", { innerHTML: "$8.00" }, { id: "price" });
 
 // Records, in the page, when the reveal happened, when the next animation frame after it ran, and
 // when each request to the service was started.
