@@ -143,6 +143,21 @@ describe("results state made from nothing on SQLite", () => {
     expect(await store!.foldResults("acc", EXPERIENCE, GOALS)).toEqual(folded);
   });
 
+  it("reads the seqs from the account's first event: another account's earlier events cost no slices", async () => {
+    const [store] = open();
+    store!.createAccount({ id: "big", name: "Big", client_key: "key-big", settings: { ...SETTINGS_DEFAULTS, domain: "big.example" } });
+    const next = random(12);
+    const theirs: Written = { exposures: [], events: [] };
+    for (let r = 0; r < 8; r++) store!.commitClientWrites(round(next, "big", r, 300, theirs));
+    const written: Written = { exposures: [], events: [] };
+    store!.commitClientWrites(round(next, "acc", 100, 20, written));
+    expect(theirs.events.length).toBeGreaterThan(5_000);
+    const slicesBefore = stateBuild.slices;
+    expect(await store!.foldResults("acc", EXPERIENCE, GOALS)).toEqual(expected(written));
+    // A few slices of 50 rows for the account's own rows; from seq 0, over 200 more.
+    expect(stateBuild.slices - slicesBefore).toBeLessThan(20);
+  });
+
   it("a stale claim (its builder stopped) is taken over", async () => {
     const [store] = open();
     const written = history(store!, 9);

@@ -368,20 +368,28 @@ async function buildState(
   const key = [accountId, experienceId];
   /** The claim's text as this builder last wrote it. */
   let claim = claimed;
-  let renewed = Date.now();
+  let renewedAt = Date.now();
   startSlices();
   /** The claim renewed if it is still this builder's: false once another took it over. */
-  const renew = async (db: pg.Pool | pg.PoolClient): Promise<boolean> => {
+  /**
+   * The claim's renewed text if the claim is still this builder's (null: another took it over).
+   * `claim` changes only once the renewal is committed: a transaction run again after a deadlock
+   * compares with the text still stored.
+   */
+  const renew = async (db: pg.Pool | pg.PoolClient): Promise<string | null> => {
     const next = claimJson(token);
     const rows = await execute(db, `UPDATE results_state SET totals = $4 WHERE account_id = $1 AND experience_id = $2 AND event_seq = ${BUILDING_SEQ} AND totals = $3`, [...key, claim, next]);
-    if (rows !== 1) return false;
+    return rows === 1 ? next : null;
+  };
+  const renewed = (next: string | null): boolean => {
+    if (next === null) return false;
     claim = next;
-    renewed = Date.now();
+    renewedAt = Date.now();
     return true;
   };
   const slice = async (step: string): Promise<boolean> => {
     await nextSlice(step);
-    return Date.now() - renewed < CLAIM_HEARTBEAT_MS || (await renew(pool));
+    return Date.now() - renewedAt < CLAIM_HEARTBEAT_MS || renewed(await renew(pool));
   };
   const visitors = new Map<string, CountedVisitor>();
   const seen: { user: string[]; variation: string[] } = { user: [], variation: [] };
@@ -421,7 +429,9 @@ async function buildState(
     const lo = `$${params.length + 1}`;
     const hi = `$${params.length + 2}`;
     // In seq order: each visitor's revenue is summed in the order a fold event by event sums it.
-    for (let from = 0; from < upE; from += n) {
+    // From the account's first event: seqs are shared by every account.
+    const [first] = await query<{ seq: number | null }>(pool, "SELECT min(seq) AS seq FROM events WHERE account_id = $1", [accountId]);
+    for (let from = (first?.seq ?? upE + 1) - 1; from < upE; from += n) {
       const events = await query<CandidateEvent>(
         pool,
         `SELECT ${CANDIDATE_COLUMNS} FROM events e WHERE e.account_id = $1 AND e.seq > ${lo} AND e.seq <= ${hi} AND (${filter}) ORDER BY e.seq`,
@@ -443,17 +453,18 @@ async function buildState(
     if (!(await slice("totals"))) return null;
   }
   for (let i = 0; i < Math.max(rows.length, seen.user.length); i += n) {
-    const ours = await transaction(pool, async (client) => {
-      if (!(await renew(client))) return false;
+    const next = await transaction(pool, async (client) => {
+      const next = await renew(client);
+      if (next === null) return null;
       await saveVisitors(client, accountId, experienceId, rows.slice(i, i + n));
       await client.query(
         `INSERT INTO results_seen (account_id, experience_id, user_id, variation_id)
          SELECT $1, $2, u, v FROM unnest($3::text[], $4::text[]) AS x (u, v) ORDER BY u, v ON CONFLICT DO NOTHING`,
         [...key, seen.user.slice(i, i + n), seen.variation.slice(i, i + n)],
       );
-      return true;
+      return next;
     });
-    if (!ours || !(await slice("rows written"))) return null;
+    if (!renewed(next) || !(await slice("rows written"))) return null;
   }
   return transaction(pool, async (client) => {
     const [state] = await query<{ totals: string }>(

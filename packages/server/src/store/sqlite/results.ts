@@ -272,7 +272,9 @@ export function sqliteResults(d: SqliteDb): SqliteResults {
   const pagePathsInSlices = async (accountId: string, upTo: number, slice: (step: string) => Promise<boolean>): Promise<Set<string> | null> => {
     const known = pagePathCache.get(accountId);
     const paths = new Set(known?.paths);
-    for (let lo = known?.seq ?? 0; lo < upTo; lo += stateBuild.sliceRows) {
+    // From the last seq listed, or the account's first event: seqs are shared by every account.
+    const start = known?.seq ?? ((d.sql("SELECT min(seq) FROM events WHERE account_id = ?").pluck(true).get(accountId) as number | null) ?? upTo + 1) - 1;
+    for (let lo = start; lo < upTo; lo += stateBuild.sliceRows) {
       const params = { account: accountId, after: lo, upTo: Math.min(lo + stateBuild.sliceRows, upTo) };
       for (const p of d.sql(NEW_PAGE_PATHS_SQL).pluck(true).all(params) as string[]) paths.add(p);
       if (!(await slice("page paths"))) return null;
@@ -351,7 +353,9 @@ export function sqliteResults(d: SqliteDb): SqliteResults {
       const filter = goalsFilter(goals, [...paths], params);
       const events = d.db.prepare(`SELECT ${CANDIDATE_COLUMNS} FROM events e WHERE e.account_id = @account AND e.seq > @lo AND e.seq <= @hi AND (${filter}) ORDER BY e.seq`);
       // In seq order: each visitor's revenue is summed in the order a fold event by event sums it.
-      for (let lo = 0; lo < upE; lo += n) {
+      // From the account's first event: seqs are shared by every account.
+      const first = (d.sql("SELECT min(seq) FROM events WHERE account_id = ?").pluck(true).get(key.account) as number | null) ?? upE + 1;
+      for (let lo = first - 1; lo < upE; lo += n) {
         for (const e of events.iterate({ ...params, lo, hi: Math.min(lo + n, upE) }) as Iterable<CandidateEvent>) {
           const v = visitors.get(e.user_id);
           if (v) applyEvent(v, e, matcher);
