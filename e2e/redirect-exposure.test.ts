@@ -100,12 +100,16 @@ describe("redirect tests", () => {
       page.on("pageerror", (e) => errors.push(String(e)));
       // Who the visitor is: the config call names them (its answer is gone with the page it answered).
       const call = page.waitForRequest((r) => r.url().includes("/v1/users/configs/"));
+      // The page view of the page redirected to goes out after that page's first frame: the
+      // shopper is kept there until it has (a real one stays longer than a frame).
+      const arrivedView = page.waitForRequest((r) => r.url().includes("/v1/cfe/") && (r.postData() ?? "").includes(`"page_path":"${to}"`));
       // "commit": the script leaves the page before its load event, which would abort a wait for "load".
       await page.goto(stack.shopUrl(from), { waitUntil: "commit" });
       const sent = JSON.parse((await call).postData() ?? "{}") as ConfigsRequest;
       expect(sent.current_page_path).toBe(from);
       await page.waitForURL((u) => u.pathname === to);
       await page.waitForFunction(() => !document.getElementById("storefit-hide"));
+      await arrivedView;
       redirected.push(sent.user.user_customer_id);
       expect(errors).toEqual([]);
       await context.close();

@@ -136,11 +136,15 @@ function stop(code: Parameters<typeof log>[0], silent?: boolean): void {
 
 const wait = (scope: Scope, ms: number) => new Promise<void>((r) => scope.timeout(r, ms));
 
-/** After the next frame is painted; after 100 ms when none comes (a tab in the background). */
-const painted = () =>
+/**
+ * After the next frame is painted; after 100 ms when none comes (a tab in the background); at
+ * once when the page is left first, so its report still goes out (keepalive requests).
+ */
+const painted = (scope: Scope) =>
   new Promise<void>((r) => {
     const id = setTimeout(r, 100);
     safe(() => win.requestAnimationFrame(() => setTimeout(() => (clearTimeout(id), r()))));
+    scope.listen(win, "pagehide", () => r());
   });
 
 /** Properties from a shop's call, keeping only values the builders accept (spec §5). */
@@ -199,7 +203,7 @@ async function init(): Promise<void> {
   if (!isReady) markReady({ ...inst._call, applied });
   // The report and what follows wait for the revealed page's first frame: on a first view they
   // ran for about 10 ms in the reveal's task and held its paint back (docs/benchmarks.md).
-  if (!redirect) await painted();
+  if (!redirect) await painted(inst.scope);
   reportPageView(inst, onPage, applied, redirect);
   if (current !== inst) return;
   // Leave only now: the summaries and the view of this page are on their way (keepalive requests
