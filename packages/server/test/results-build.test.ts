@@ -10,7 +10,8 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import pg from "pg";
 import { SETTINGS_DEFAULTS } from "@storefit/contract";
 import { buildApp } from "../src/app.js";
-import { stateBuild } from "../src/results/build.js";
+import { ResultsBuildBusy, stateBuild } from "../src/results/build.js";
+import { isStoreBusy } from "../src/store/errors.js";
 import { openPostgresStore } from "../src/store/postgres/index.js";
 import { openSqliteStore } from "../src/store/sqlite/index.js";
 import type { SqliteStore } from "../src/store/sqlite/index.js";
@@ -218,6 +219,34 @@ describe("results state made from nothing on PostgreSQL", () => {
     } finally {
       await app.close();
       await sql.end();
+      await store.close();
+      await database.drop();
+    }
+  });
+  it("a caller finding another's fresh claim waits at most stateBuild.claimWaitMs, then says busy", async () => {
+    const database = await freshDatabase();
+    const store = await openPostgresStore(database.url);
+    const defaultWait = stateBuild.claimWaitMs;
+    stateBuild.claimWaitMs = 200;
+    try {
+      await store.migrate();
+      await store.createAccount({ id: "acc", name: "Shop", client_key: "key-acc", settings: { ...SETTINGS_DEFAULTS, domain: "shop.example" } });
+      const sql = new pg.Client({ connectionString: database.url });
+      await sql.connect();
+      await sql.query("INSERT INTO results_state (account_id, experience_id, goals, event_seq, exposure_seq, totals) VALUES ('acc', $1, $2, -1, -1, $3)", [
+        EXPERIENCE,
+        JSON.stringify(GOALS),
+        JSON.stringify({ building: "another-node", at: Date.now() }),
+      ]);
+      await sql.end();
+      const error = await Promise.resolve(store.foldResults("acc", EXPERIENCE, GOALS)).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(ResultsBuildBusy);
+      expect(isStoreBusy(error)).toBe(true);
+    } finally {
+      stateBuild.claimWaitMs = defaultWait;
       await store.close();
       await database.drop();
     }

@@ -19,7 +19,21 @@ export const stateBuild = {
   abandoned: 0,
   /** The longest a slice held the event loop (ms) and in which step: what the benchmark prints. */
   longest: { ms: 0, step: "" },
+  /**
+   * How long a caller waits for another's build before it answers busy (503 with Retry-After; the
+   * dashboard asks again): a results request must not hang for as long as a claim stays fresh
+   * when its builder has died. A build at a million events takes 2–8 s here.
+   */
+  claimWaitMs: 10_000,
 };
+
+/** Another request's build of this state held on past `stateBuild.claimWaitMs`: try again shortly. */
+export class ResultsBuildBusy extends Error {
+  readonly code = "STOREFIT_RESULTS_BUILDING";
+  constructor() {
+    super("the results of this experience are being made by another request");
+  }
+}
 
 let resumed = performance.now();
 

@@ -11,7 +11,7 @@ import type { ExposureDay, FoldedResults, GoalSums, PageViews, ResultsAggregate,
 import { GOAL_EVENT_TYPES, MAX_DATE_MS, NAMED_TYPES, goalCandidates } from "../event-fields.js";
 import { randomUUID } from "node:crypto";
 import { execute, query, snapshot, transaction } from "./db.js";
-import { BUILDING_SEQ, CLAIM_HEARTBEAT_MS, CLAIM_POLL_MS, claimFresh, claimJson, nextSlice, parseClaim, startSlices, sleep, stateBuild } from "../../results/build.js";
+import { BUILDING_SEQ, CLAIM_HEARTBEAT_MS, CLAIM_POLL_MS, ResultsBuildBusy, claimFresh, claimJson, nextSlice, parseClaim, startSlices, sleep, stateBuild } from "../../results/build.js";
 import { Fold, aggregateOf, matcherFor, applyEvent, countIn, countVisitor, emptyTotals, exposedOf, goalTypes, goalsKey, parseVisitor, sameFirst, visitorJson } from "../../results/incremental.js";
 import type { CandidateEvent, CountedVisitor, FirstExposure, Totals, GoalMatcher } from "../../results/incremental.js";
 
@@ -489,6 +489,7 @@ export function postgresResults(pool: pg.Pool): ResultsStore {
      */
     async foldResults(accountId: string, experienceId: string, goals: readonly GoalDefinition[]): Promise<FoldedResults> {
       const matcher = matcherFor(goals);
+      const waitUntil = Date.now() + stateBuild.claimWaitMs;
       for (;;) {
         const step = await transaction(pool, async (client): Promise<FoldedResults | { build: string; claim: string; upE: number; upX: number } | "wait"> => {
           type State = { goals: string; event_seq: number; exposure_seq: number; totals: string };
@@ -519,6 +520,7 @@ export function postgresResults(pool: pg.Pool): ResultsStore {
           return { build: token, claim, upE, upX };
         });
         if (step === "wait") {
+          if (Date.now() > waitUntil) throw new ResultsBuildBusy();
           await sleep(CLAIM_POLL_MS);
           continue;
         }

@@ -8,7 +8,7 @@ import { Fold, aggregateOf, matcherFor, applyEvent, countIn, countVisitor, empty
 import type { CandidateEvent, CountedVisitor, FirstExposure, Totals, GoalMatcher } from "../../results/incremental.js";
 import { GOAL_EVENT_TYPES, MAX_DATE_MS, NAMED_TYPES, goalCandidates } from "../event-fields.js";
 import { randomUUID } from "node:crypto";
-import { BUILDING_SEQ, CLAIM_HEARTBEAT_MS, CLAIM_POLL_MS, claimFresh, claimJson, nextSlice, parseClaim, startSlices, sleep, stateBuild } from "../../results/build.js";
+import { BUILDING_SEQ, CLAIM_HEARTBEAT_MS, CLAIM_POLL_MS, ResultsBuildBusy, claimFresh, claimJson, nextSlice, parseClaim, startSlices, sleep, stateBuild } from "../../results/build.js";
 import { count } from "./db.js";
 import type { SqlParams, SqliteDb } from "./db.js";
 
@@ -494,6 +494,7 @@ export function sqliteResults(d: SqliteDb): SqliteResults {
   async foldResults(accountId: string, experienceId: string, goals: readonly GoalDefinition[]): Promise<FoldedResults> {
     const key = { account: accountId, experience: experienceId };
     const matcher = matcherFor(goals);
+    const waitUntil = Date.now() + stateBuild.claimWaitMs;
     for (;;) {
       // Not fsynced (NORMAL, as config calls): the state is derived data, committed with its
       // watermark, so an OS crash can only lose the last fold, which the next call redoes. An
@@ -522,6 +523,7 @@ export function sqliteResults(d: SqliteDb): SqliteResults {
         })
         .immediate();
       if (step === "wait") {
+        if (Date.now() > waitUntil) throw new ResultsBuildBusy();
         await sleep(CLAIM_POLL_MS);
         continue;
       }
