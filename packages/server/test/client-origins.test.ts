@@ -38,7 +38,7 @@ describe("the client API's origin check", () => {
     expect((await configCall(SHOP)).statusCode).toBe(200);
   });
 
-  it("refuses a foreign origin on every call, and remembers a bounded number of origins, none longer than the limit", () => {
+  it("refuses a foreign origin on every call, remembers only allowed origins, a bounded number of them, none longer than the limit", () => {
     const prepared = {
       account: { ...t.account, settings: { ...t.account.settings, domain: "shop.example", subdomains: [] } },
       experiences: [],
@@ -51,8 +51,12 @@ describe("the client API's origin check", () => {
       expect(originAllowed(prepared, "https://shop.example")).toBe(true);
       expect(originAllowed(prepared, "not a url")).toBe(false);
     }
+    // Refused origins, which anyone can send, are not remembered: the shop's own stays.
     for (let i = 0; i < 3 * ORIGIN_CACHE_SIZE; i++) expect(originAllowed(prepared, `https://x${i}.evil.example`)).toBe(false);
+    expect([...prepared.origins.keys()]).toEqual(["https://shop.example"]);
+    for (let i = 0; i < 3 * ORIGIN_CACHE_SIZE; i++) expect(originAllowed(prepared, `https://shop.example:${1000 + i}`)).toBe(true);
     expect(prepared.origins.size).toBeLessThanOrEqual(ORIGIN_CACHE_SIZE);
+    expect(prepared.origins.size).toBeGreaterThan(0);
     const long = `https://shop.example/${"a".repeat(REMEMBERED_TEXT_MAX_LENGTH)}`;
     prepared.origins.clear();
     expect(originAllowed(prepared, long)).toBe(true);

@@ -330,8 +330,9 @@ export function decide(input: DecisionInput): Decision {
     //    place in the group — before any stored assignment, so no visitor is ever in two.
     const group = exp.exclusion_group;
     let groupShare = 1;
-    if (group && groupHash !== null && !forced) {
-      const place = unitHashAfter(groupHash, visitorId);
+    if (group && !forced) {
+      // The plan's prefix; made here if a plan ever lacked it, so the check can never be skipped.
+      const place = unitHashAfter(groupHash ?? hashPrefix("group", group.name), visitorId);
       if (place < group.start || place >= group.end) continue;
       groupShare = group.end - group.start;
     }

@@ -86,7 +86,9 @@ export function originAllowed(prepared: PreparedAccount, origin: string): boolea
     const host = originHost(origin);
     const { domain, subdomains } = prepared.account.settings;
     allowed = !!host && isConfiguredDomain(host, domain, subdomains);
-    if (origin.length <= REMEMBERED_TEXT_MAX_LENGTH) {
+    // Only allowed origins are remembered: refused ones, which anyone can send, never push the
+    // shop's own out of the memo.
+    if (allowed && origin.length <= REMEMBERED_TEXT_MAX_LENGTH) {
       if (prepared.origins.size >= ORIGIN_CACHE_SIZE) prepared.origins.clear();
       prepared.origins.set(origin, allowed);
     }

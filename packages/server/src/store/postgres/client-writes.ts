@@ -1,7 +1,8 @@
 // What the client API writes (visitors and their sticky assignments, events, summaries, devices,
 // alerts) and the visitor reads of the decision and the live events, on PostgreSQL.
 //
-// A batch of writes (store/group-commit.ts) is one transaction with one statement per table: the
+// A batch of writes (store/group-commit.ts) is one transaction with one statement per table (a
+// batch of config calls' writes only is its one statement, sent without a transaction): the
 // rows of every write, in order, as arrays unnested into rows. Idempotence is PostgreSQL's: the
 // first of a key in the batch is its candidate (DISTINCT ON, by position), and the insert into
 // event_ids / exposure_keys / devices answers which candidates are new, also against another
@@ -266,8 +267,9 @@ async function commitBatch(client: Queryable, writes: readonly ClientWrite[]): P
 export function postgresClientWrites(pool: pg.Pool): ClientWriteStore & VisitorStore {
   return {
     /**
-     * The batch in one transaction (all or none), one result per write. Commits are durable when
-     * answered (the server's synchronous_commit): "accepted" means stored.
+     * The batch in one transaction (all or none; a batch of config calls' writes alone is one
+     * atomic statement), one result per write. Commits are durable when answered (the server's
+     * synchronous_commit): "accepted" means stored.
      */
     commitClientWrites: (writes) =>
       // Config calls' writes come in batches of their own (routes/client.ts), and a batch of them
