@@ -21,14 +21,18 @@ afterEach(() => {
   stateBuild.claimWaitMs = defaultWait;
 });
 
+/** Another node's build of the experience's state, its claim written just now: fresh for CLAIM_STALE_MS. */
+function claimByAnotherNode(exp: { id: string; goals: Parameters<typeof goalsKey>[0] }): void {
+  t.store.sqlite.db
+    .prepare("INSERT OR REPLACE INTO results_state (account_id, experience_id, goals, event_seq, exposure_seq, totals) VALUES (?, ?, ?, -1, -1, ?)")
+    .run(t.account.id, exp.id, goalsKey(exp.goals), JSON.stringify({ building: "another-node", at: Date.now() }));
+}
+
 describe("a results call waiting for another's build", () => {
   it("answers 503 busy with Retry-After once the wait is over, and the results once the claim is gone", async () => {
     stateBuild.claimWaitMs = 300;
     const exp = t.store.getExperience(t.account.id, "exp_price_message")!;
-    // Another node's build, its claim written just now: fresh for CLAIM_STALE_MS.
-    t.store.sqlite.db
-      .prepare("INSERT OR REPLACE INTO results_state (account_id, experience_id, goals, event_seq, exposure_seq, totals) VALUES (?, ?, ?, -1, -1, ?)")
-      .run(t.account.id, exp.id, goalsKey(exp.goals), JSON.stringify({ building: "another-node", at: Date.now() }));
+    claimByAnotherNode(exp);
     const started = Date.now();
     const busy = await call(t.app, owner, "GET", "/api/results/exp_price_message");
     expect(busy.statusCode, busy.body.slice(0, 300)).toBe(503);
@@ -44,9 +48,7 @@ describe("a results call waiting for another's build", () => {
   it("the store's error says busy, so either backend's route answers 503", async () => {
     stateBuild.claimWaitMs = 100;
     const exp = t.store.getExperience(t.account.id, "exp_price_message")!;
-    t.store.sqlite.db
-      .prepare("INSERT OR REPLACE INTO results_state (account_id, experience_id, goals, event_seq, exposure_seq, totals) VALUES (?, ?, ?, -1, -1, ?)")
-      .run(t.account.id, exp.id, goalsKey(exp.goals), JSON.stringify({ building: "another-node", at: Date.now() }));
+    claimByAnotherNode(exp);
     const error = await Promise.resolve(t.store.foldResults(t.account.id, exp.id, exp.goals)).then(
       () => null,
       (e: unknown) => e,

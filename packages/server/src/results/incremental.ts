@@ -264,6 +264,28 @@ export function countIn(totals: Totals, goals: readonly GoalDefinition[], v: Cou
   });
 }
 
+/**
+ * Every visitor of a state made from nothing counted into `totals`, `n` at a time, with `slice`
+ * between two groups (results/build.ts); false when `slice` says the build was given up.
+ */
+export async function countAllInSlices(
+  totals: Totals,
+  goals: readonly GoalDefinition[],
+  visitors: ReadonlyMap<string, CountedVisitor>,
+  n: number,
+  slice: (step: string) => Promise<boolean>,
+): Promise<boolean> {
+  const rows = [...visitors.values()];
+  for (let i = 0; i < rows.length; i += n) {
+    for (const v of rows.slice(i, i + n)) {
+      totals.visitors++;
+      countIn(totals, goals, v, 1);
+    }
+    if (!(await slice("totals"))) return false;
+  }
+  return true;
+}
+
 const byText = (a: string | null, b: string | null) => (a === b ? 0 : a === null ? -1 : b === null ? 1 : a < b ? -1 : 1);
 
 /** The totals as the results aggregate, in the SQL's order (null dates and splits first). */

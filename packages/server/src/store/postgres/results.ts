@@ -12,7 +12,7 @@ import { GOAL_EVENT_TYPES, MAX_DATE_MS, NAMED_TYPES, goalCandidates } from "../e
 import { randomUUID } from "node:crypto";
 import { execute, query, snapshot, transaction } from "./db.js";
 import { BUILDING_SEQ, CLAIM_HEARTBEAT_MS, CLAIM_POLL_MS, ResultsBuildBusy, claimFresh, claimJson, nextSlice, parseClaim, startSlices, sleep, stateBuild } from "../../results/build.js";
-import { Fold, aggregateOf, matcherFor, applyEvent, countIn, countVisitor, emptyTotals, exposedOf, goalTypes, goalsKey, parseVisitor, sameFirst, visitorJson } from "../../results/incremental.js";
+import { Fold, aggregateOf, countAllInSlices, matcherFor, applyEvent, countVisitor, emptyTotals, exposedOf, goalTypes, goalsKey, parseVisitor, sameFirst, visitorJson } from "../../results/incremental.js";
 import type { CandidateEvent, CountedVisitor, FirstExposure, Totals, GoalMatcher } from "../../results/incremental.js";
 
 const INT64_MIN = -(2n ** 63n);
@@ -444,14 +444,8 @@ async function buildState(
       if (!(await slice("events"))) return null;
     }
   }
+  if (!(await countAllInSlices(totals, goals, visitors, n, slice))) return null;
   const rows = [...visitors];
-  for (let i = 0; i < rows.length; i += n) {
-    for (const [, v] of rows.slice(i, i + n)) {
-      totals.visitors++;
-      countIn(totals, goals, v, 1);
-    }
-    if (!(await slice("totals"))) return null;
-  }
   for (let i = 0; i < Math.max(rows.length, seen.user.length); i += n) {
     const next = await transaction(pool, async (client) => {
       const next = await renew(client);

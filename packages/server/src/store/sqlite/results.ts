@@ -4,7 +4,7 @@
 import { matchDomain, matchPagePath } from "@storefit/contract";
 import type { GoalDefinition } from "@storefit/contract";
 import type { ExposureDay, FoldedResults, GoalSums, PageViews, ResultsAggregate, ResultsRange, ResultsStore, Sync, VariationVisitors } from "../types.js";
-import { Fold, aggregateOf, matcherFor, applyEvent, countIn, countVisitor, emptyTotals, exposedOf, goalTypes, goalsKey, parseVisitor, sameFirst, visitorJson } from "../../results/incremental.js";
+import { Fold, aggregateOf, countAllInSlices, matcherFor, applyEvent, countVisitor, emptyTotals, exposedOf, goalTypes, goalsKey, parseVisitor, sameFirst, visitorJson } from "../../results/incremental.js";
 import type { CandidateEvent, CountedVisitor, FirstExposure, Totals, GoalMatcher } from "../../results/incremental.js";
 import { GOAL_EVENT_TYPES, MAX_DATE_MS, NAMED_TYPES, goalCandidates } from "../event-fields.js";
 import { randomUUID } from "node:crypto";
@@ -363,14 +363,8 @@ export function sqliteResults(d: SqliteDb): SqliteResults {
         if (!(await slice("events"))) return null;
       }
     }
+    if (!(await countAllInSlices(totals, goals, visitors, n, slice))) return null;
     const rows = [...visitors];
-    for (let i = 0; i < rows.length; i += n) {
-      for (const [, v] of rows.slice(i, i + n)) {
-        totals.visitors++;
-        countIn(totals, goals, v, 1);
-      }
-      if (!(await slice("totals"))) return null;
-    }
     const seenRow = d.sql("INSERT OR IGNORE INTO results_seen (account_id, experience_id, user_id, variation_id) VALUES (@account, @experience, @user, @variation)");
     // A fifth of a slice per transaction: a row written (into b-trees of 100,000 rows, a visitor
     // and a variation row each) costs several times a row read; 5,000 of each made the longest
