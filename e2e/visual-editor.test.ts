@@ -292,6 +292,10 @@ describe("visual editor", () => {
     await page.getByRole("button", { name: "Select", exact: true }).click();
     await expect.poll(() => page.getByTestId("match-count").innerText()).toBe("<li> · 3 elements match");
     expect(await page.getByText("This path matches 3 elements: a change applies to every one of them.").count()).toBe(1);
+    // A typed path not selected yet is not described as the selection: the panel still edits the old one.
+    await page.getByLabel("CSS path", { exact: true }).fill("#product-price");
+    await frame.locator("h1").hover();
+    await expect.poll(() => page.getByTestId("match-count").innerText()).toBe("Still selected: .product-perks li");
 
     // Keyboard navigation: the panel's buttons and Alt+arrows drive the bridge's selection.
     await frame.locator("#product-price").click();
@@ -603,7 +607,15 @@ describe("visual editor", () => {
     await frame.locator(".breadcrumbs > span").click();
     await expect.poll(() => frame.locator(".product-perks").evaluate((el) => getComputedStyle(el).display)).not.toBe("none");
     await page.screenshot({ path: `${SCREENSHOTS}visual-editor-changes.png` });
-    expect(await page.getByTestId("change-row").count()).toBe(18);
+    // Every change is its own row (a change made before the panel took the next selection would
+    // have gone to the previous element).
+    const rows = await page.getByTestId("change-row").locator(".ve-changes__path").allInnerTexts();
+    expect(rows.slice(0, 14)).toEqual([
+      ".product-title", "#product-price", "#announcement-bar", ".product-description", ".site-footer span:first-child",
+      ".breadcrumbs > span", "#product-tax", ".product-perks > li:nth-of-type(2)", ".product-thumbs > button:nth-of-type(1)",
+      ".product-perks > li:nth-of-type(3)", "#product-media-main", ".breadcrumbs > a", "#add-to-cart", ".product-price-line",
+    ]);
+    expect(rows.slice(14).map((r) => r.replace(/_[0-9a-f]{12}$/, ""))).toEqual(Array(4).fill("tpl_ve_popup"));
 
     await page.getByRole("button", { name: "Save variation" }).click();
     await expect.poll(() => page.getByTestId("save-status").innerText()).toBe("Saved");

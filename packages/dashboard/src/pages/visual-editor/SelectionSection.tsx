@@ -80,11 +80,14 @@ export function SelectionSection({
       <p className="ve-hint" data-testid="match-count" aria-live="polite">
         {typed && typed !== selection?.path && hover?.path === typed
           ? `${matches(hover.matchCount)} the typed path`
-          : selection
-            ? `<${selection.tagName}> · ${matches(selection.matchCount)}`
-            : hover
-              ? `Pointer on ${hover.path}`
-              : "Nothing selected"}
+          : selection && typed && typed !== selection.path
+            ? // The panel below still edits the old selection until the page answers Select.
+              `Still selected: ${selection.path}`
+            : selection
+              ? `<${selection.tagName}> · ${matches(selection.matchCount)}`
+              : hover
+                ? `Pointer on ${hover.path}`
+                : "Nothing selected"}
       </p>
       {selection && selection.matchCount > 1 ? (
         <p className="notice notice--warning">
