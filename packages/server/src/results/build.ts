@@ -81,4 +81,32 @@ export function parseClaim(text: string): Claim | null {
 /** Whether a claim still holds others off (its builder wrote recently). */
 export const claimFresh = (c: Claim | null, now = Date.now()): boolean => c !== null && now - c.at < CLAIM_STALE_MS;
 
+/**
+ * Where the next slice of a fold from the watermark `from` towards `to` ends, so that no fold
+ * holds the event loop (or, on SQLite, the write lock) for a whole backlog: an experience left
+ * unopened while a million events arrived, or what arrived during a long build. A backlog within
+ * a slice's worth of seqs (`n`, stateBuild.sliceRows) is folded whole, with no extra read
+ * (`last`); else `nthEvent(after)` gives the seq of the account's n-th event after `after` and
+ * `nthExposure` the same for its exposures (undefined: fewer are left). Each slice is a fold as
+ * any other, committed with its watermark: the next reads that watermark in its own transaction,
+ * so a slice is never counted twice whoever runs it.
+ */
+export function sliceEnd(
+  from: { e: number; x: number },
+  to: { upE: number; upX: number },
+  n: number,
+  nthEvent: (after: number) => number | undefined,
+  nthExposure: (after: number) => number | undefined,
+): { upE: number; upX: number; last: boolean } {
+  const end = (at: number, up: number, nth: (after: number) => number | undefined): number => {
+    if (at >= up) return at;
+    if (up - at <= n) return up;
+    const seq = nth(at);
+    return seq === undefined ? up : Math.min(seq, up);
+  };
+  const upE = end(from.e, to.upE, nthEvent);
+  const upX = end(from.x, to.upX, nthExposure);
+  return { upE, upX, last: upE >= to.upE && upX >= to.upX };
+}
+
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

@@ -54,10 +54,7 @@ export class GoalMatcher {
     if (GOAL_EVENT_TYPES[g.kind] !== e.event_type) return false;
     if (g.kind === "page_view") {
       const page = g.page ?? { page_path: "", page_match: "exact_match" as const };
-      if (e.page_path === null || !this.cached(this.paths, e.page_path, (i) => {
-        const p = this.goals[i]!.page ?? { page_path: "", page_match: "exact_match" as const };
-        return this.goals[i]!.kind === "page_view" && matchPagePath(p.page_match, p.page_path, e.page_path!);
-      })[goal]) return false;
+      if (e.page_path === null || !this.pathHits(e.page_path)[goal]) return false;
       if (page.domain && !this.cached(this.domains, e.domain, (i) => {
         const d = this.goals[i]!.page?.domain;
         return this.goals[i]!.kind === "page_view" && !!d && matchDomain(e.domain, d);
@@ -66,6 +63,19 @@ export class GoalMatcher {
     }
     if (g.kind === "revenue" || !g.event_name) return true;
     return NAMED_TYPES.includes(e.event_type) && e.event_name === g.event_name;
+  }
+
+  /** Whether a page path is on any page goal's path (the domain aside): what a fold reads PAGE events for. */
+  onGoalPage(path: string): boolean {
+    return this.pathHits(path).includes(true);
+  }
+
+  /** Per goal, whether it is a page goal whose path matches `path`. */
+  private pathHits(path: string): boolean[] {
+    return this.cached(this.paths, path, (i) => {
+      const p = this.goals[i]!.page ?? { page_path: "", page_match: "exact_match" as const };
+      return this.goals[i]!.kind === "page_view" && matchPagePath(p.page_match, p.page_path, path);
+    });
   }
 
   /** Per path (or domain), every goal's answer, computed once: paths repeat across events. */

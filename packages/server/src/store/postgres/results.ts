@@ -11,7 +11,7 @@ import type { ExposureDay, FoldedResults, GoalSums, PageViews, ResultsAggregate,
 import { GOAL_EVENT_TYPES, MAX_DATE_MS, NAMED_TYPES, goalCandidates } from "../event-fields.js";
 import { randomUUID } from "node:crypto";
 import { execute, query, snapshot, transaction } from "./db.js";
-import { BUILDING_SEQ, CLAIM_HEARTBEAT_MS, CLAIM_POLL_MS, ResultsBuildBusy, claimFresh, claimJson, nextSlice, parseClaim, startSlices, sleep, stateBuild } from "../../results/build.js";
+import { BUILDING_SEQ, CLAIM_HEARTBEAT_MS, CLAIM_POLL_MS, ResultsBuildBusy, claimFresh, claimJson, nextSlice, parseClaim, sliceEnd, startSlices, sleep, stateBuild } from "../../results/build.js";
 import { Fold, aggregateOf, countAllInSlices, matcherFor, applyEvent, countVisitor, emptyTotals, exposedOf, goalTypes, goalsKey, parseVisitor, sameFirst, visitorJson } from "../../results/incremental.js";
 import type { CandidateEvent, CountedVisitor, FirstExposure, Totals, GoalMatcher } from "../../results/incremental.js";
 
@@ -337,11 +337,15 @@ async function foldFrom(
 ): Promise<FoldedResults> {
   const { upE, upX } = up ?? (await watermark(client, accountId));
   await foldForward(client, accountId, experienceId, goals, matcher, totals, from, upE, upX);
+  await writeState(client, accountId, experienceId, goals, totals, upE, upX);
+  return { aggregate: aggregateOf(totals, goals), exposed: exposedOf(totals) };
+}
+
+async function writeState(client: pg.PoolClient, accountId: string, experienceId: string, goals: readonly GoalDefinition[], totals: Totals, upE: number, upX: number): Promise<void> {
   await client.query(
     "UPDATE results_state SET goals = $3, event_seq = $4, exposure_seq = $5, totals = $6 WHERE account_id = $1 AND experience_id = $2",
     [accountId, experienceId, goalsKey(goals), upE, upX, JSON.stringify(totals)],
   );
-  return { aggregate: aggregateOf(totals, goals), exposed: exposedOf(totals) };
 }
 
 /**
@@ -350,8 +354,8 @@ async function foldFrom(
  * from nothing"): reads in slices of rows on the pool, outside any transaction (so no
  * connection and no lock is held across the build, and the event loop runs between slices);
  * the visitor and variation rows in short transactions that check the claim (compare and set on
- * its exact text); then, under the state row's lock, the state with the build's watermark and a
- * fold of what arrived meanwhile. Null: another builder took the claim over.
+ * its exact text); then, under the state row's lock, the state with the build's watermark (the
+ * caller folds what arrived meanwhile). False: another builder took the claim over.
  */
 async function buildState(
   pool: pg.Pool,
@@ -363,7 +367,7 @@ async function buildState(
   claimed: string,
   upE: number,
   upX: number,
-): Promise<FoldedResults | null> {
+): Promise<boolean> {
   const n = stateBuild.sliceRows;
   const key = [accountId, experienceId];
   /** The claim's text as this builder last wrote it. */
@@ -415,7 +419,7 @@ async function buildState(
       seen.variation.push(x.variation_id);
       totals.seen[x.variation_id] = (totals.seen[x.variation_id] ?? 0) + 1;
     }
-    if (!(await slice("first exposures"))) return null;
+    if (!(await slice("first exposures"))) return false;
     if (last === null) break;
     after = last;
   }
@@ -441,10 +445,10 @@ async function buildState(
         const v = visitors.get(e.user_id);
         if (v) applyEvent(v, e, matcher);
       }
-      if (!(await slice("events"))) return null;
+      if (!(await slice("events"))) return false;
     }
   }
-  if (!(await countAllInSlices(totals, goals, visitors, n, slice))) return null;
+  if (!(await countAllInSlices(totals, goals, visitors, n, slice))) return false;
   const rows = [...visitors];
   for (let i = 0; i < Math.max(rows.length, seen.user.length); i += n) {
     const next = await transaction(pool, async (client) => {
@@ -458,17 +462,36 @@ async function buildState(
       );
       return next;
     });
-    if (!renewed(next) || !(await slice("rows written"))) return null;
+    if (!renewed(next) || !(await slice("rows written"))) return false;
   }
+  // The state at the build's watermark; what arrived during the build is folded by the caller as
+  // any fold is (in slices when it is more than a slice's worth: foldResults).
   return transaction(pool, async (client) => {
     const [state] = await query<{ totals: string }>(
       client,
       `SELECT totals FROM results_state WHERE account_id = $1 AND experience_id = $2 AND event_seq = ${BUILDING_SEQ} FOR UPDATE`,
       key,
     );
-    if (state?.totals !== claim) return null;
-    return foldFrom(client, accountId, experienceId, goals, matcher, totals, { e: upE, x: upX });
+    if (state?.totals !== claim) return false;
+    await writeState(client, accountId, experienceId, goals, totals, upE, upX);
+    return true;
   });
+}
+
+/**
+ * Where the next slice of a fold from `from` towards `to` ends (results/build.ts `sliceEnd`):
+ * the account's sliceRows-th next event and exposure, by their (account, seq) indexes.
+ */
+async function foldSliceEnd(client: pg.PoolClient, accountId: string, from: { e: number; x: number }, to: { upE: number; upX: number }) {
+  const n = stateBuild.sliceRows;
+  const nth = async (table: "events" | "exposures", after: number): Promise<number | undefined> => {
+    const [row] = await query<{ seq: number }>(client, `SELECT seq FROM ${table} WHERE account_id = $1 AND seq > $2 ORDER BY seq OFFSET $3 LIMIT 1`, [accountId, after, n - 1]);
+    return row?.seq;
+  };
+  // sliceEnd asks synchronously: the two reads are made first when the backlog needs them.
+  const e = to.upE - from.e > n ? await nth("events", from.e) : undefined;
+  const x = to.upX - from.x > n ? await nth("exposures", from.x) : undefined;
+  return sliceEnd(from, to, n, () => e, () => x);
 }
 
 export function postgresResults(pool: pg.Pool): ResultsStore {
@@ -484,8 +507,10 @@ export function postgresResults(pool: pg.Pool): ResultsStore {
     async foldResults(accountId: string, experienceId: string, goals: readonly GoalDefinition[]): Promise<FoldedResults> {
       const matcher = matcherFor(goals);
       const waitUntil = Date.now() + stateBuild.claimWaitMs;
+      /** Where a fold in slices ends: the seqs read at its first slice (so that it ends under any rate of arrivals). */
+      let target: { upE: number; upX: number } | null = null;
       for (;;) {
-        const step = await transaction(pool, async (client): Promise<FoldedResults | { build: string; claim: string; upE: number; upX: number } | "wait"> => {
+        const step = await transaction(pool, async (client): Promise<FoldedResults | { build: string; claim: string; upE: number; upX: number } | { slice: { upE: number; upX: number } } | "wait"> => {
           type State = { goals: string; event_seq: number; exposure_seq: number; totals: string };
           const lockState = () =>
             query<State>(client, "SELECT goals, event_seq, exposure_seq, totals FROM results_state WHERE account_id = $1 AND experience_id = $2 FOR UPDATE", [accountId, experienceId]);
@@ -501,8 +526,16 @@ export function postgresResults(pool: pg.Pool): ResultsStore {
           const { upE, upX } = await watermark(client, accountId);
           if (state!.event_seq !== BUILDING_SEQ && state!.goals === goalsKey(goals)) {
             const totals = JSON.parse(state!.totals) as Totals;
-            if (state!.event_seq === upE && state!.exposure_seq === upX) return { aggregate: aggregateOf(totals, goals), exposed: exposedOf(totals) };
-            return foldFrom(client, accountId, experienceId, goals, matcher, totals, { e: state!.event_seq, x: state!.exposure_seq }, { upE, upX });
+            const from = { e: state!.event_seq, x: state!.exposure_seq };
+            const to = target ?? { upE, upX };
+            if (from.e >= to.upE && from.x >= to.upX) return { aggregate: aggregateOf(totals, goals), exposed: exposedOf(totals) };
+            // More than a slice's worth behind (an experience left unopened while events
+            // arrived, or a long build's arrivals): this slice only, in its own transaction, so
+            // that neither the state row's lock nor the event loop is held for the whole backlog.
+            const end = await foldSliceEnd(client, accountId, from, to);
+            if (end.last) return foldFrom(client, accountId, experienceId, goals, matcher, totals, from, to);
+            await foldFrom(client, accountId, experienceId, goals, matcher, totals, from, end);
+            return { slice: to };
           }
           if (state!.event_seq === BUILDING_SEQ && claimFresh(parseClaim(state!.totals))) return "wait";
           const token = randomUUID();
@@ -518,8 +551,14 @@ export function postgresResults(pool: pg.Pool): ResultsStore {
           await sleep(CLAIM_POLL_MS);
           continue;
         }
+        if ("slice" in step) {
+          if (!target) startSlices();
+          target = step.slice;
+          await nextSlice("fold");
+          continue;
+        }
         if (!("build" in step)) return step;
-        let built: FoldedResults | null;
+        let built: boolean;
         try {
           built = await buildState(pool, accountId, experienceId, goals, matcher, step.build, step.claim, step.upE, step.upX);
         } catch (error) {
@@ -533,8 +572,8 @@ export function postgresResults(pool: pg.Pool): ResultsStore {
             .catch(() => {});
           throw error;
         }
-        if (built) return built;
-        stateBuild.abandoned++;
+        // Built: the next pass folds what arrived during the build (in slices if it is many).
+        if (!built) stateBuild.abandoned++;
       }
     },
 

@@ -8,7 +8,7 @@ import { Fold, aggregateOf, countAllInSlices, matcherFor, applyEvent, countVisit
 import type { CandidateEvent, CountedVisitor, FirstExposure, Totals, GoalMatcher } from "../../results/incremental.js";
 import { GOAL_EVENT_TYPES, MAX_DATE_MS, NAMED_TYPES, goalCandidates } from "../event-fields.js";
 import { randomUUID } from "node:crypto";
-import { BUILDING_SEQ, CLAIM_HEARTBEAT_MS, CLAIM_POLL_MS, ResultsBuildBusy, claimFresh, claimJson, nextSlice, parseClaim, startSlices, sleep, stateBuild } from "../../results/build.js";
+import { BUILDING_SEQ, CLAIM_HEARTBEAT_MS, CLAIM_POLL_MS, ResultsBuildBusy, claimFresh, claimJson, nextSlice, parseClaim, sliceEnd, startSlices, sleep, stateBuild } from "../../results/build.js";
 import { count } from "./db.js";
 import type { SqlParams, SqliteDb } from "./db.js";
 
@@ -178,7 +178,13 @@ const NEW_PAGE_PATHS_SQL = `
 
 /** Page paths remembered per account (see `pagePaths`); beyond these, the paths are read again each time. */
 const PAGE_PATH_CACHE_ACCOUNTS = 64;
-const PAGE_PATH_CACHE_PATHS = 50_000;
+/** The goal pages' paths as the SQLite store reads them (tests lower the limit and count the reads). */
+export const goalPagePaths = {
+  /** Distinct paths of an account a node remembers for full recomputes; beyond, they are listed again each time. */
+  cachePaths: 50_000,
+  /** Path rows read from events to find the goal pages, since the process started. */
+  rowsRead: 0,
+};
 
 /**
  * A results range as statement parameters. An open bound is the largest double: SQLite compares
@@ -230,9 +236,11 @@ export function sqliteResults(d: SqliteDb): SqliteResults {
     const upTo = (d.sql("SELECT max(seq) FROM events WHERE account_id = ?").pluck(true).get(accountId) as number | null) ?? 0;
     const known = pagePathCache.get(accountId);
     const paths = new Set(known?.paths);
-    for (const p of d.sql(NEW_PAGE_PATHS_SQL).pluck(true).all({ account: accountId, after: known?.seq ?? 0, upTo }) as string[]) paths.add(p);
+    const fresh = d.sql(NEW_PAGE_PATHS_SQL).pluck(true).all({ account: accountId, after: known?.seq ?? 0, upTo }) as string[];
+    goalPagePaths.rowsRead += fresh.length;
+    for (const p of fresh) paths.add(p);
     pagePathCache.delete(accountId);
-    if (paths.size <= PAGE_PATH_CACHE_PATHS) {
+    if (paths.size <= goalPagePaths.cachePaths) {
       if (pagePathCache.size >= PAGE_PATH_CACHE_ACCOUNTS) pagePathCache.delete(pagePathCache.keys().next().value!);
       pagePathCache.set(accountId, { seq: upTo, paths });
     }
@@ -276,10 +284,12 @@ export function sqliteResults(d: SqliteDb): SqliteResults {
     const start = known?.seq ?? ((d.sql("SELECT min(seq) FROM events WHERE account_id = ?").pluck(true).get(accountId) as number | null) ?? upTo + 1) - 1;
     for (let lo = start; lo < upTo; lo += stateBuild.sliceRows) {
       const params = { account: accountId, after: lo, upTo: Math.min(lo + stateBuild.sliceRows, upTo) };
-      for (const p of d.sql(NEW_PAGE_PATHS_SQL).pluck(true).all(params) as string[]) paths.add(p);
+      const fresh = d.sql(NEW_PAGE_PATHS_SQL).pluck(true).all(params) as string[];
+      goalPagePaths.rowsRead += fresh.length;
+      for (const p of fresh) paths.add(p);
       if (!(await slice("page paths"))) return null;
     }
-    if (paths.size <= PAGE_PATH_CACHE_PATHS && (pagePathCache.get(accountId)?.seq ?? 0) < upTo) {
+    if (paths.size <= goalPagePaths.cachePaths && (pagePathCache.get(accountId)?.seq ?? 0) < upTo) {
       pagePathCache.delete(accountId);
       if (pagePathCache.size >= PAGE_PATH_CACHE_ACCOUNTS) pagePathCache.delete(pagePathCache.keys().next().value!);
       pagePathCache.set(accountId, { seq: upTo, paths });
@@ -303,12 +313,13 @@ export function sqliteResults(d: SqliteDb): SqliteResults {
    *  2. candidate events up to upE, in seq order (spans of seqs, by the account's seq index);
    *  3. the totals, in memory;
    *  4. the visitor and variation rows, written in short transactions that check the claim;
-   *  5. the state and its watermark, and a fold of what arrived meanwhile, in one transaction.
+   *  5. the state and its watermark, if the claim is still the builder's (the caller then folds
+   *     what arrived meanwhile).
    * Rows of an earlier state are written over: first exposures and exposures are only ever added,
    * so every visitor an earlier state (or an abandoned build) wrote is in this one.
-   * Null: another builder took the claim over.
+   * False: another builder took the claim over.
    */
-  const build = async (key: SqlParams, goals: readonly GoalDefinition[], matcher: GoalMatcher, token: string, upE: number, upX: number): Promise<FoldedResults | null> => {
+  const build = async (key: SqlParams, goals: readonly GoalDefinition[], matcher: GoalMatcher, token: string, upE: number, upX: number): Promise<boolean> => {
     const n = stateBuild.sliceRows;
     let renewed = Date.now();
     startSlices();
@@ -341,14 +352,14 @@ export function sqliteResults(d: SqliteDb): SqliteResults {
         seen.push({ user: x.user_id, variation: x.variation_id });
         totals.seen[x.variation_id] = (totals.seen[x.variation_id] ?? 0) + 1;
       }
-      if (!(await slice("first exposures"))) return null;
+      if (!(await slice("first exposures"))) return false;
       if (last === null) break;
       after = last;
     }
     if (goals.length) {
       const pageGoals = goals.some((g) => g.kind === "page_view");
       const paths = pageGoals ? await pagePathsInSlices(key.account as string, upE, slice) : [];
-      if (!paths) return null;
+      if (!paths) return false;
       const params: SqlParams = { ...key };
       const filter = goalsFilter(goals, [...paths], params);
       const events = d.db.prepare(`SELECT ${CANDIDATE_COLUMNS} FROM events e WHERE e.account_id = @account AND e.seq > @lo AND e.seq <= @hi AND (${filter}) ORDER BY e.seq`);
@@ -360,10 +371,10 @@ export function sqliteResults(d: SqliteDb): SqliteResults {
           const v = visitors.get(e.user_id);
           if (v) applyEvent(v, e, matcher);
         }
-        if (!(await slice("events"))) return null;
+        if (!(await slice("events"))) return false;
       }
     }
-    if (!(await countAllInSlices(totals, goals, visitors, n, slice))) return null;
+    if (!(await countAllInSlices(totals, goals, visitors, n, slice))) return false;
     const rows = [...visitors];
     const seenRow = d.sql("INSERT OR IGNORE INTO results_seen (account_id, experience_id, user_id, variation_id) VALUES (@account, @experience, @user, @variation)");
     // A fifth of a slice per transaction: a row written (into b-trees of 100,000 rows, a visitor
@@ -380,15 +391,18 @@ export function sqliteResults(d: SqliteDb): SqliteResults {
           return true;
         })
         .immediate();
-      if (!ours) return null;
+      if (!ours) return false;
       renewed = Date.now();
-      if (!(await slice("rows written"))) return null;
+      if (!(await slice("rows written"))) return false;
     }
+    // The state at the build's watermark; what arrived during the build is folded by the caller
+    // as any fold is (in slices when it is more than a slice's worth: foldResults).
     d.syncAt("NORMAL");
     return d.db
-      .transaction((): FoldedResults | null => {
-        if (!renewClaim(key, token)) return null;
-        return foldFrom(key, goals, matcher, totals, { e: upE, x: upX });
+      .transaction((): boolean => {
+        if (!renewClaim(key, token)) return false;
+        writeState(key, goals, totals, upE, upX);
+        return true;
       })
       .immediate();
   };
@@ -422,7 +436,16 @@ export function sqliteResults(d: SqliteDb): SqliteResults {
       // are page views of other pages. A range of rowids: what arrived since, without the
       // account's index.
       const params: SqlParams = { ...key, after: from.e, upE };
-      const filter = goalsFilter(goals, goals.some((g) => g.kind === "page_view") ? [...pagePaths(key.account as string)] : [], params);
+      const { paths, namesByType, revenue } = goalCandidates(goals, []);
+      // The goal pages among the new events' paths only, each matched once per node (the
+      // matcher's cache): the account's every path, matched again per fold, re-read all of its
+      // PAGE events each time once it had more paths than a node remembers.
+      if (paths) {
+        const fresh = d.sql(NEW_PAGE_PATHS_SQL.replace("FROM events", "FROM events NOT INDEXED")).pluck(true).all({ ...key, after: from.e, upTo: upE }) as string[];
+        goalPagePaths.rowsRead += fresh.length;
+        for (const p of fresh) if (matcher.onGoalPage(p)) paths.add(p);
+      }
+      const filter = candidateFilter(paths, namesByType, revenue, params);
       events = d.sql(
         `SELECT ${CANDIDATE_COLUMNS} FROM events e NOT INDEXED
          WHERE e.seq > @after AND e.seq <= @upE AND e.account_id = @account AND (${filter})
@@ -473,12 +496,25 @@ export function sqliteResults(d: SqliteDb): SqliteResults {
     const upE = up?.upE ?? (d.sql("SELECT max(seq) FROM events WHERE account_id = ?").pluck(true).get(key.account) as number | null) ?? 0;
     const upX = up?.upX ?? (d.sql("SELECT max(seq) FROM exposures").pluck(true).get() as number | null) ?? 0;
     foldForward(key, goals, matcher, totals, from, upE, upX);
+    writeState(key, goals, totals, upE, upX);
+    return { aggregate: aggregateOf(totals, goals), exposed: exposedOf(totals) };
+  };
+
+  const writeState = (key: SqlParams, goals: readonly GoalDefinition[], totals: Totals, upE: number, upX: number): void => {
     d.sql(
       `INSERT OR REPLACE INTO results_state (account_id, experience_id, goals, event_seq, exposure_seq, totals)
        VALUES (@account, @experience, @goals, @upE, @upX, @totals)`,
     ).run({ ...key, goals: goalsKey(goals), upE, upX, totals: JSON.stringify(totals) });
-    return { aggregate: aggregateOf(totals, goals), exposed: exposedOf(totals) };
   };
+
+  /**
+   * Where the next slice of a fold from `from` towards `to` ends (results/build.ts
+   * `sliceEnd`): the account's events by its (account, seq) index, which finds the seq of its
+   * `sliceRows`-th next event; exposures have no index by account and seq here, and a fold reads
+   * them by a range of rowids, so a span of `sliceRows` seqs bounds what a slice reads.
+   */
+  const foldSliceEnd = (account: string, from: { e: number; x: number }, to: { upE: number; upX: number }) =>
+    sliceEnd(from, to, stateBuild.sliceRows, (after) => d.sql("SELECT seq FROM events WHERE account_id = ? AND seq > ? ORDER BY seq LIMIT 1 OFFSET ?").pluck(true).get(account, after, stateBuild.sliceRows - 1) as number | undefined, (after) => after + stateBuild.sliceRows);
 
   return {
   /**
@@ -489,6 +525,8 @@ export function sqliteResults(d: SqliteDb): SqliteResults {
     const key = { account: accountId, experience: experienceId };
     const matcher = matcherFor(goals);
     const waitUntil = Date.now() + stateBuild.claimWaitMs;
+    /** Where a fold in slices ends: the seqs read at its first slice (so that it ends under any rate of arrivals). */
+    let target: { upE: number; upX: number } | null = null;
     for (;;) {
       // Not fsynced (NORMAL, as config calls): the state is derived data, committed with its
       // watermark, so an OS crash can only lose the last fold, which the next call redoes. An
@@ -496,7 +534,7 @@ export function sqliteResults(d: SqliteDb): SqliteResults {
       d.syncAt("NORMAL");
       // BEGIN IMMEDIATE: one node (process) folds or claims at a time, and reads what the last one wrote.
       const step = d.db
-        .transaction((): FoldedResults | { build: string; upE: number; upX: number } | "wait" => {
+        .transaction((): FoldedResults | { build: string; upE: number; upX: number } | { slice: { upE: number; upX: number } } | "wait" => {
           const upE = (d.sql("SELECT max(seq) FROM events WHERE account_id = ?").pluck(true).get(accountId) as number | null) ?? 0;
           const upX = (d.sql("SELECT max(seq) FROM exposures").pluck(true).get() as number | null) ?? 0;
           const state = d.sql("SELECT goals, event_seq, exposure_seq, totals FROM results_state WHERE account_id = @account AND experience_id = @experience").get(key) as
@@ -504,8 +542,15 @@ export function sqliteResults(d: SqliteDb): SqliteResults {
             | undefined;
           if (state && state.event_seq !== BUILDING_SEQ && state.goals === goalsKey(goals)) {
             const totals = JSON.parse(state.totals) as Totals;
-            if (state.event_seq === upE && state.exposure_seq === upX) return { aggregate: aggregateOf(totals, goals), exposed: exposedOf(totals) };
-            return foldFrom(key, goals, matcher, totals, { e: state.event_seq, x: state.exposure_seq }, { upE, upX });
+            const from = { e: state.event_seq, x: state.exposure_seq };
+            const to = target ?? { upE, upX };
+            if (from.e >= to.upE && from.x >= to.upX) return { aggregate: aggregateOf(totals, goals), exposed: exposedOf(totals) };
+            // More than a slice's worth behind (an experience left unopened while events
+            // arrived, or a long build's arrivals): this slice only, in its own transaction.
+            const end = foldSliceEnd(accountId, from, to);
+            if (end.last) return foldFrom(key, goals, matcher, totals, from, to);
+            foldFrom(key, goals, matcher, totals, from, end);
+            return { slice: to };
           }
           if (state?.event_seq === BUILDING_SEQ && claimFresh(parseClaim(state.totals))) return "wait";
           const token = randomUUID();
@@ -521,8 +566,14 @@ export function sqliteResults(d: SqliteDb): SqliteResults {
         await sleep(CLAIM_POLL_MS);
         continue;
       }
+      if ("slice" in step) {
+        if (!target) startSlices();
+        target = step.slice;
+        await nextSlice("fold");
+        continue;
+      }
       if (!("build" in step)) return step;
-      let built: FoldedResults | null;
+      let built: boolean;
       try {
         built = await build(key, goals, matcher, step.build, step.upE, step.upX);
       } catch (error) {
@@ -537,8 +588,8 @@ export function sqliteResults(d: SqliteDb): SqliteResults {
         }
         throw error;
       }
-      if (built) return built;
-      stateBuild.abandoned++;
+      // Built: the next pass folds what arrived during the build (in slices if it is many).
+      if (!built) stateBuild.abandoned++;
     }
   },
 
