@@ -1,0 +1,191 @@
+// The core loop with the goals a shop cares most about, as an operator and shoppers live it: an
+// A/B test built in the dashboard only, on the cart page, measured by a page goal (reaching
+// /checkout) and a revenue goal (the order confirmation's trackRevenue), from real checkouts by
+// fresh shoppers in fresh browser contexts, read on the Results screen. Nothing is planted: every
+// number comes from the visits. (e2e/ab-test-end-to-end.test.ts does the same with a TRACK goal.)
+
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
+import { DESKTOP_UA, launchBrowser, newVisitor, signInToDashboard, startStack } from "./harness.js";
+import type { Stack } from "./harness.js";
+
+const PRODUCT_PATH = "/products/gentle-baby-wash";
+const ORIGINAL_HEADING = "Your cart";
+const NEW_HEADING = "Your cart · free returns for 60 days";
+const SHOPPERS = 24;
+const SHOPPERS_AT_ONCE = 3;
+
+let stack: Stack;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  [stack, browser] = await Promise.all([startStack(), launchBrowser()]);
+});
+afterAll(async () => {
+  for (const c of contexts) await c.close().catch(() => undefined);
+  await browser?.close();
+  await stack?.close();
+});
+
+type Visit = { heading: string; checkedOut: boolean; paid: number | null };
+
+/**
+ * A shopper's visit in a fresh browser: adds the product to the cart, opens the cart (where the
+ * experience runs; some look at the checkout first), then, as told, goes on to the checkout and
+ * places an order. Every visit
+ * leaves its last page by a link, so the page's queued events are sent (a beacon on pagehide).
+ */
+async function shop(checkout: boolean, order: boolean, checkoutBefore: boolean): Promise<Visit> {
+  const context = await newVisitor(browser);
+  try {
+    const page = await context.newPage();
+    const sent: string[] = [];
+    page.on("request", (r) => sent.push(`${new URL(r.url()).pathname} ${r.postData() ?? ""}`));
+    await page.goto(stack.shopUrl(PRODUCT_PATH), { waitUntil: "domcontentloaded", timeout: 60_000 });
+    await page.getByRole("button", { name: "Add to cart" }).click();
+    if (checkoutBefore) {
+      // A look at the checkout before the cart: the experience has not been seen yet, so this
+      // visit to the goal page is no conversion.
+      await page.goto(stack.shopUrl("/checkout"), { waitUntil: "domcontentloaded", timeout: 60_000 });
+      await page.waitForFunction(() => !document.getElementById("storefit-hide"), undefined, { timeout: 60_000 });
+    }
+    await page.getByRole("link", { name: /cart/i }).first().click();
+    await page.waitForURL(/\/cart$/, { waitUntil: "domcontentloaded", timeout: 60_000 });
+    await page.waitForFunction(() => !document.getElementById("storefit-hide"), undefined, { timeout: 60_000 });
+    const heading = await page.locator("h1").innerText();
+    // The exposure is sent once the cart page is shown.
+    await expect.poll(() => sent.filter((s) => s.includes("/v1/config/request/summary/")).length, { timeout: 15_000 }).toBeGreaterThan(0);
+    let paid: number | null = null;
+    if (checkout) {
+      await page.getByRole("link", { name: "Check out" }).click();
+      await page.waitForURL(/\/checkout$/, { waitUntil: "domcontentloaded", timeout: 60_000 });
+      if (order) {
+        await page.getByLabel("Full name").fill("Sam Shopper");
+        await page.getByLabel("Email").fill("sam@example.test");
+        await page.getByLabel("Address").fill("1 Main Street");
+        await page.getByLabel("City").fill("Springfield");
+        await page.getByLabel("ZIP code").fill("12345");
+        await page.getByRole("button", { name: "Place order" }).click();
+        await page.locator("#order-total").waitFor({ timeout: 60_000 });
+        paid = Number((await page.locator("#order-total").innerText()).replace(/[^0-9.]/g, ""));
+        expect(paid).toBeGreaterThan(0);
+      }
+    }
+    await page.getByRole("link", { name: "Shop", exact: true }).click();
+    await page.waitForURL((u) => u.pathname === "/", { waitUntil: "domcontentloaded", timeout: 60_000 });
+    return { heading, checkedOut: checkout, paid };
+  } finally {
+    await context.close();
+  }
+}
+
+/** The cells of a variation's row in a results table, by column header. */
+async function rowOf(table: Locator, variation: string): Promise<Record<string, string>> {
+  // textContent: the headers are upper-cased by CSS, which innerText would report.
+  const headers = await table.getByRole("columnheader").allTextContents();
+  const row = table.getByRole("row").filter({ has: table.page().getByText(variation, { exact: true }) });
+  const cells = await row.locator("th, td").allInnerTexts();
+  return Object.fromEntries(headers.map((h, i) => [h.trim(), (cells[i] ?? "").trim()]));
+}
+const count = (text: string | undefined) => Number((text ?? "").replace(/[^0-9]/g, ""));
+const money = (text: string | undefined) => Number((text ?? "").replace(/[^0-9.]/g, ""));
+
+describe("an A/B test on the cart, built in the dashboard, measured by checkouts", () => {
+  it("a page goal (reaching the checkout) and a revenue goal (orders placed) count what the shoppers did", { timeout: 1_200_000 }, async () => {
+    const context = await browser.newContext({ userAgent: DESKTOP_UA, viewport: { width: 1440, height: 900 } });
+    contexts.push(context);
+    const page: Page = await context.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(String(e)));
+    await signInToDashboard(page, stack);
+
+    // 1. Build it: the cart page, a page goal and a revenue goal.
+    await page.getByRole("link", { name: "New experience" }).click();
+    await page.getByLabel("Name", { exact: true }).fill("Cart: free returns");
+    await page.getByRole("button", { name: "Add page" }).click();
+    await page.getByTestId("page-target").getByLabel("Page path or pattern").fill("/cart");
+    await page.getByRole("button", { name: "Add goal" }).click();
+    const checkoutGoal = page.getByTestId("goal").nth(0);
+    await checkoutGoal.getByLabel("Goal name").fill("Reached checkout");
+    await checkoutGoal.getByLabel("Counts").selectOption("page_view");
+    await checkoutGoal.getByLabel("Goal page").fill("/checkout");
+    await page.getByRole("button", { name: "Add goal" }).click();
+    const revenueGoal = page.getByTestId("goal").nth(1);
+    await revenueGoal.getByLabel("Goal name").fill("Orders");
+    await revenueGoal.getByLabel("Counts").selectOption("revenue");
+    await page.getByRole("button", { name: "Create experience" }).click();
+    await page.waitForURL(/\/experiences\/exp_[^/]+$/);
+    const experienceUrl = page.url();
+
+    // 2. Variation B in the visual editor: the cart's heading, on the cart page it suggests.
+    await page.getByTestId("variation").nth(1).getByRole("link", { name: "Open visual editor" }).click();
+    await expect.poll(() => page.getByLabel("Page address").inputValue()).toBe(stack.shopUrl("/cart"));
+    await page.getByRole("button", { name: "Open", exact: true }).click();
+    await page.getByRole("button", { name: "Select", exact: true }).and(page.locator(":enabled")).waitFor({ timeout: 30_000 });
+    const frame = page.frame({ name: "storefit-editor" })!;
+    await frame.locator("h1").click();
+    await expect.poll(() => page.getByTestId("match-count").innerText()).toBe("<h1> · 1 element matches");
+    await page.getByLabel("Text", { exact: true }).fill(NEW_HEADING);
+    await expect.poll(() => frame.locator("h1").innerText()).toBe(NEW_HEADING);
+    await page.getByRole("button", { name: "Save variation" }).click();
+    await expect.poll(() => page.getByText("Saved", { exact: true }).count()).toBeGreaterThan(0);
+
+    // 3. Start it.
+    await page.goto(experienceUrl);
+    await page.getByRole("button", { name: "Start" }).click();
+    await expect.poll(() => page.getByTestId("status-badge").getAttribute("data-status"), { timeout: 15_000 }).toBe("running");
+
+    // 4. Fresh shoppers: every second one goes to the checkout, every fourth one orders; of the
+    // others, every second one looked at the checkout before the cart (no conversion).
+    const arms = { Control: { seen: 0, checkedOut: 0, buyers: 0, revenue: 0 }, "Variation B": { seen: 0, checkedOut: 0, buyers: 0, revenue: 0 } };
+    for (let first = 0; first < SHOPPERS; first += SHOPPERS_AT_ONCE) {
+      const batch = Array.from({ length: Math.min(SHOPPERS_AT_ONCE, SHOPPERS - first) }, (_, k) => first + k);
+      const visits = await Promise.all(batch.map((i) => shop(i % 2 === 0, i % 4 === 0, i % 4 === 1)));
+      for (const v of visits) {
+        expect([ORIGINAL_HEADING, NEW_HEADING]).toContain(v.heading);
+        const arm = arms[v.heading === NEW_HEADING ? "Variation B" : "Control"];
+        arm.seen++;
+        if (v.checkedOut) arm.checkedOut++;
+        if (v.paid !== null) {
+          arm.buyers++;
+          arm.revenue += v.paid;
+        }
+      }
+    }
+    expect(arms.Control.seen).toBeGreaterThan(0);
+    expect(arms["Variation B"].seen).toBeGreaterThan(0);
+
+    // 5. Read Results where the operator reads them: the page goal, revenue per visitor and the
+    // average order value, per variation, exactly as the shoppers made them.
+    await page.goto(experienceUrl);
+    await page.getByRole("link", { name: "Results" }).click();
+    const checkoutTable = page.getByRole("table", { name: /^Reached checkout: Conversion rate/ });
+    const perVisitor = page.getByRole("table", { name: /^Orders: Revenue per visitor/ });
+    const perOrder = page.getByRole("table", { name: /^Orders: Average order value/ });
+    const expected = Object.entries(arms).map(([name, a]) => [
+      name, a.seen, a.checkedOut, a.buyers, Math.round((a.revenue / a.seen) * 100) / 100, a.buyers, a.buyers ? Math.round((a.revenue / a.buyers) * 100) / 100 : null,
+    ]);
+    let shown = "";
+    await expect
+      .poll(async () => {
+        await page.reload();
+        await checkoutTable.waitFor({ timeout: 15_000 }).catch(() => undefined);
+        shown = await page.locator("main").innerText();
+        const out = [];
+        for (const name of Object.keys(arms)) {
+          const [c, r, o] = [await rowOf(checkoutTable, name), await rowOf(perVisitor, name), await rowOf(perOrder, name)];
+          out.push([
+            name, count(c.Visitors), count(c.Conversions), count(r.Buyers), money(r["Revenue per visitor"]), count(o.Orders),
+            o["Average order value"] === "—" ? null : money(o["Average order value"]),
+          ]);
+        }
+        return out;
+      }, { timeout: 60_000, interval: 2_000 })
+      .toEqual(expected)
+      .catch((e: unknown) => {
+        throw new Error(`${String(e)}\nThe Results screen showed:\n${shown}`);
+      });
+    expect(errors).toEqual([]);
+  });
+});
