@@ -38,7 +38,15 @@ export type CountedVisitor = FirstExposure & { goals: (GoalState | null)[] };
  * What an experience's goals are, as far as the state is concerned: a change of any of them
  * (an edit of the goals) makes the state start again from nothing.
  */
-export const goalsKey = (goals: readonly GoalDefinition[]): string => JSON.stringify(goals);
+export const goalsKey = (goals: readonly GoalDefinition[]): string => `${STATE_FORMAT} ${JSON.stringify(goals)}`;
+
+/**
+ * What a state row's rows mean, in its goals column: a node reading a state of another format
+ * (one of another version, during a rolling deploy) takes it for other goals and makes the state
+ * again from nothing, rather than folding into it by other rules. Format 2: the variations each
+ * visitor saw are read from the exposures (no results_seen rows); format 1 (no prefix) kept them.
+ */
+const STATE_FORMAT = 2;
 
 /** The event types the goals read: the fold reads only these events. */
 export const goalTypes = (goals: readonly GoalDefinition[]): string[] => [...new Set(goals.map((g) => GOAL_EVENT_TYPES[g.kind]))];

@@ -117,12 +117,16 @@ async function foldForward(
     [...key, from.x, upX],
   );
   if (exposed.length) {
+    // A visitor's variation is new to them if none of their exposures up to the watermark was to
+    // it (the experience's index of randomised exposures by visitor), as on SQLite: no row per
+    // visitor and variation to write (results_seen, until the state's format 2).
     const added = await query<{ variation_id: string }>(
       client,
-      `INSERT INTO results_seen (account_id, experience_id, user_id, variation_id)
-       SELECT $1, $2, u, v FROM unnest($3::text[], $4::text[]) AS x (u, v) ORDER BY u, v
-       ON CONFLICT DO NOTHING RETURNING variation_id`,
-      [...key, exposed.map((x) => x.user_id), exposed.map((x) => x.variation_id)],
+      `SELECT x.v AS variation_id FROM unnest($3::text[], $4::text[]) AS x (u, v)
+       WHERE NOT EXISTS (
+         SELECT 1 FROM exposures e
+         WHERE e.account_id = $1 AND e.experience_id = $2 AND e.user_id = x.u AND NOT e.forced AND e.variation_id = x.v AND e.seq <= $5)`,
+      [...key, exposed.map((x) => x.user_id), exposed.map((x) => x.variation_id), from.x],
     );
     for (const { variation_id } of added) totals.seen[variation_id] = (totals.seen[variation_id] ?? 0) + 1;
   }
@@ -396,7 +400,6 @@ async function buildState(
     return Date.now() - renewedAt < CLAIM_HEARTBEAT_MS || renewed(await renew(pool));
   };
   const visitors = new Map<string, CountedVisitor>();
-  const seen: { user: string[]; variation: string[] } = { user: [], variation: [] };
   const totals = emptyTotals();
   for (let after: string | null = null; ; ) {
     const firsts: (FirstExposure & { user_id: string })[] = await query<FirstExposure & { user_id: string }>(
@@ -414,11 +417,7 @@ async function buildState(
          AND ($4::text IS NULL OR user_id > $4) AND ($5::text IS NULL OR user_id <= $5)`,
       [...key, upX, after, last],
     );
-    for (const x of pairs) {
-      seen.user.push(x.user_id);
-      seen.variation.push(x.variation_id);
-      totals.seen[x.variation_id] = (totals.seen[x.variation_id] ?? 0) + 1;
-    }
+    for (const x of pairs) totals.seen[x.variation_id] = (totals.seen[x.variation_id] ?? 0) + 1;
     if (!(await slice("first exposures"))) return false;
     if (last === null) break;
     after = last;
@@ -450,16 +449,11 @@ async function buildState(
   }
   if (!(await countAllInSlices(totals, goals, visitors, n, slice))) return false;
   const rows = [...visitors];
-  for (let i = 0; i < Math.max(rows.length, seen.user.length); i += n) {
+  for (let i = 0; i < rows.length; i += n) {
     const next = await transaction(pool, async (client) => {
       const next = await renew(client);
       if (next === null) return null;
       await saveVisitors(client, accountId, experienceId, rows.slice(i, i + n));
-      await client.query(
-        `INSERT INTO results_seen (account_id, experience_id, user_id, variation_id)
-         SELECT $1, $2, u, v FROM unnest($3::text[], $4::text[]) AS x (u, v) ORDER BY u, v ON CONFLICT DO NOTHING`,
-        [...key, seen.user.slice(i, i + n), seen.variation.slice(i, i + n)],
-      );
       return next;
     });
     if (!renewed(next) || !(await slice("rows written"))) return false;

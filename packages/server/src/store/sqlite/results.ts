@@ -333,7 +333,6 @@ export function sqliteResults(d: SqliteDb): SqliteResults {
       return true;
     };
     const visitors = new Map<string, CountedVisitor>();
-    const seen: { user: string; variation: string }[] = [];
     const totals = emptyTotals();
     for (let after: string | null = null; ; ) {
       const bound = after === null ? "" : "AND user_id > @after";
@@ -348,10 +347,7 @@ export function sqliteResults(d: SqliteDb): SqliteResults {
          WHERE account_id = @account AND experience_id = @experience AND forced = 0 AND user_id IS NOT NULL AND variation_id IS NOT NULL
            AND seq <= @upX ${bound} ${last === null ? "" : "AND user_id <= @last"}`,
       ).all({ ...key, after, last, upX }) as { user_id: string; variation_id: string }[];
-      for (const x of pairs) {
-        seen.push({ user: x.user_id, variation: x.variation_id });
-        totals.seen[x.variation_id] = (totals.seen[x.variation_id] ?? 0) + 1;
-      }
+      for (const x of pairs) totals.seen[x.variation_id] = (totals.seen[x.variation_id] ?? 0) + 1;
       if (!(await slice("first exposures"))) return false;
       if (last === null) break;
       after = last;
@@ -376,18 +372,16 @@ export function sqliteResults(d: SqliteDb): SqliteResults {
     }
     if (!(await countAllInSlices(totals, goals, visitors, n, slice))) return false;
     const rows = [...visitors];
-    const seenRow = d.sql("INSERT OR IGNORE INTO results_seen (account_id, experience_id, user_id, variation_id) VALUES (@account, @experience, @user, @variation)");
-    // A fifth of a slice per transaction: a row written (into b-trees of 100,000 rows, a visitor
-    // and a variation row each) costs several times a row read; 5,000 of each made the longest
-    // slice of a build (docs/benchmarks.md, "Results").
+    // A fifth of a slice per transaction: a row written (into a b-tree of 100,000 rows) costs
+    // several times a row read; 5,000 made the longest slice of a build (docs/benchmarks.md,
+    // "Results").
     const w = Math.max(1, Math.floor(n / 5));
-    for (let i = 0; i < Math.max(rows.length, seen.length); i += w) {
+    for (let i = 0; i < rows.length; i += w) {
       d.syncAt("NORMAL");
       const ours = d.db
         .transaction((): boolean => {
           if (!renewClaim(key, token)) return false;
           for (const [user, v] of rows.slice(i, i + w)) saveVisitor({ ...key, user }, v);
-          for (const x of seen.slice(i, i + w)) seenRow.run({ ...key, ...x });
           return true;
         })
         .immediate();
@@ -420,11 +414,19 @@ export function sqliteResults(d: SqliteDb): SqliteResults {
        WHERE seq > @after AND seq <= @upTo AND account_id = @account AND experience_id = @experience AND forced = 0 AND user_id IS NOT NULL AND variation_id IS NOT NULL`,
     ).all({ ...key, after: from.x, upTo: upX }) as { user_id: string; variation_id: string }[];
     const users = new Set<string>();
-    const newPairs = exposed.length
+    // A visitor's variation is new to them if none of their exposures up to the watermark was to
+    // it: a seek in the experience's index of randomised exposures by visitor. Kept in a table of
+    // its own (results_seen, until the state's format 2) it cost a row written at a random place per new visitor,
+    // about half of what a fold wrote (docs/benchmarks.md, "Results").
+    const pairs = [...new Set(exposed.map((x) => JSON.stringify([x.user_id, x.variation_id])))];
+    const newPairs = pairs.length
       ? (d.sql(
-          `INSERT OR IGNORE INTO results_seen (account_id, experience_id, user_id, variation_id)
-           SELECT @account, @experience, value ->> 0, value ->> 1 FROM json_each(@pairs) RETURNING variation_id`,
-        ).pluck(true).all({ ...key, pairs: JSON.stringify(exposed.map((x) => [x.user_id, x.variation_id])) }) as string[])
+          `SELECT p.value ->> 1 FROM json_each(@pairs) p
+           WHERE NOT EXISTS (
+             SELECT 1 FROM exposures x INDEXED BY exposures_experience_user_random
+             WHERE x.account_id = @account AND x.experience_id = @experience AND x.user_id = p.value ->> 0 AND x.forced = 0
+               AND x.variation_id = p.value ->> 1 AND x.seq <= @after)`,
+        ).pluck(true).all({ ...key, after: from.x, pairs: `[${pairs.join(",")}]` }) as string[])
       : [];
     for (const variation of newPairs) totals.seen[variation] = (totals.seen[variation] ?? 0) + 1;
     for (const x of exposed) users.add(x.user_id);
