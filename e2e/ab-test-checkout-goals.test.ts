@@ -188,4 +188,100 @@ describe("an A/B test on the cart, built in the dashboard, measured by checkouts
       });
     expect(errors).toEqual([]);
   });
+  it("a click goal counted by the visual editor in Variation B alone is measured in every variation", { timeout: 1_200_000 }, async () => {
+    const context = await browser.newContext({ userAgent: DESKTOP_UA, viewport: { width: 1440, height: 900 } });
+    contexts.push(context);
+    const page: Page = await context.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(String(e)));
+    await signInToDashboard(page, stack);
+    const BUTTON = "Add to cart";
+    const NEW_BUTTON = "Add to cart · ships today";
+
+    // 1. Build it: the product page, a click goal named as the visual editor will count it.
+    await page.getByRole("link", { name: "New experience" }).click();
+    await page.getByLabel("Name", { exact: true }).fill("Button: ships today");
+    await page.getByRole("button", { name: "Add page" }).click();
+    await page.getByTestId("page-target").getByLabel("Page path or pattern").fill(PRODUCT_PATH);
+    await page.getByRole("button", { name: "Add goal" }).click();
+    const goal = page.getByTestId("goal");
+    await goal.getByLabel("Goal name").fill("Add to cart clicks");
+    await goal.getByLabel("Counts").selectOption("click");
+    await goal.getByLabel("Event name").fill("cta_click");
+    await page.getByRole("button", { name: "Create experience" }).click();
+    await page.waitForURL(/\/experiences\/exp_[^/]+$/);
+    const experienceUrl = page.url();
+
+    // 2. Variation B in the visual editor: the button's text, and its clicks counted as the goal
+    // (the plain control changes nothing, so it has no change of the button to count them with).
+    await page.getByTestId("variation").nth(1).getByRole("link", { name: "Open visual editor" }).click();
+    await expect.poll(() => page.getByLabel("Page address").inputValue()).toBe(stack.shopUrl(PRODUCT_PATH));
+    await page.getByRole("button", { name: "Open", exact: true }).click();
+    await page.getByRole("button", { name: "Select", exact: true }).and(page.locator(":enabled")).waitFor({ timeout: 30_000 });
+    const frame = page.frame({ name: "storefit-editor" })!;
+    await frame.locator("#add-to-cart").click();
+    await expect.poll(() => page.getByTestId("match-count").innerText()).toBe("<button> · 1 element matches");
+    await page.getByLabel("Text", { exact: true }).fill(NEW_BUTTON);
+    await expect.poll(() => frame.locator("#add-to-cart").innerText()).toBe(NEW_BUTTON);
+    await page.getByLabel("Count clicks as the goal").fill("cta_click");
+    await page.getByRole("button", { name: "Save variation" }).click();
+    await expect.poll(() => page.getByText("Saved", { exact: true }).count()).toBeGreaterThan(0);
+
+    // 3. Start it.
+    await page.goto(experienceUrl);
+    await page.getByRole("button", { name: "Start" }).click();
+    await expect.poll(() => page.getByTestId("status-badge").getAttribute("data-status"), { timeout: 15_000 }).toBe("running");
+
+    // 4. Fresh shoppers on the product page; every second one clicks the button.
+    const arms = { Control: { seen: 0, clicked: 0 }, "Variation B": { seen: 0, clicked: 0 } };
+    const visit = async (click: boolean) => {
+      const shopper = await newVisitor(browser);
+      try {
+        const p = await shopper.newPage();
+        await p.goto(stack.shopUrl(PRODUCT_PATH), { waitUntil: "domcontentloaded", timeout: 60_000 });
+        await p.waitForFunction(() => !document.getElementById("storefit-hide"), undefined, { timeout: 60_000 });
+        const text = await p.locator("#add-to-cart").innerText();
+        const sent: string[] = [];
+        p.on("request", (r) => sent.push(new URL(r.url()).pathname));
+        await expect.poll(() => p.evaluate(() => performance.getEntriesByType("resource").some((r) => r.name.includes("/v1/config/request/summary/"))), { timeout: 15_000 }).toBe(true);
+        if (click) await p.locator("#add-to-cart").click();
+        await p.getByRole("link", { name: "Shop", exact: true }).click();
+        await p.waitForURL((u) => u.pathname === "/", { waitUntil: "domcontentloaded", timeout: 60_000 });
+        return text;
+      } finally {
+        await shopper.close();
+      }
+    };
+    for (let first = 0; first < SHOPPERS; first += SHOPPERS_AT_ONCE) {
+      const batch = Array.from({ length: Math.min(SHOPPERS_AT_ONCE, SHOPPERS - first) }, (_, k) => first + k);
+      const texts = await Promise.all(batch.map((i) => visit(i % 2 === 0)));
+      texts.forEach((text, k) => {
+        expect([BUTTON, NEW_BUTTON]).toContain(text);
+        const arm = arms[text === NEW_BUTTON ? "Variation B" : "Control"];
+        arm.seen++;
+        if (batch[k]! % 2 === 0) arm.clicked++;
+      });
+    }
+    expect(arms.Control.clicked).toBeGreaterThan(0);
+    expect(arms["Variation B"].clicked).toBeGreaterThan(0);
+
+    // 5. Results: the Control's clicks count as conversions too.
+    await page.goto(experienceUrl);
+    await page.getByRole("link", { name: "Results" }).click();
+    const table = page.getByRole("table", { name: /^Add to cart clicks: Conversion rate/ });
+    let shown = "";
+    await expect
+      .poll(async () => {
+        await page.reload();
+        await table.waitFor({ timeout: 15_000 }).catch(() => undefined);
+        shown = await page.locator("main").innerText();
+        const [c, t] = [await rowOf(table, "Control"), await rowOf(table, "Variation B")];
+        return [count(c.Visitors), count(t.Visitors), count(c.Conversions), count(t.Conversions)];
+      }, { timeout: 60_000, interval: 2_000 })
+      .toEqual([arms.Control.seen, arms["Variation B"].seen, arms.Control.clicked, arms["Variation B"].clicked])
+      .catch((e: unknown) => {
+        throw new Error(`${String(e)}\nThe Results screen showed:\n${shown}`);
+      });
+    expect(errors).toEqual([]);
+  });
 });

@@ -35,6 +35,7 @@ import type {
 } from "../store/types.js";
 import { assignmentKey } from "../store/types.js";
 import { configMember } from "./answer.js";
+import { withClickGoalCounters } from "./click-goals.js";
 import { conditionAttributes, evalCondition } from "./conditions.js";
 import { hashPrefix, unitHashAfter } from "./hash.js";
 
@@ -260,8 +261,10 @@ export function planPage(
       // leaves the experience out for all of its visitors or for none: never for one variation
       // only, which would skew the split the results compare.
       const claims = [...new Set(onPage.flat().flatMap(claimKeys))].map(claimOf);
+      // Every variation counts the clicks any of them counts here, so each can convert on them.
+      const answered = withClickGoalCounters(onPage, `${exp.id}_${rule.id}`);
       variations.forEach((v, i) => {
-        const configs = onPage[i]!;
+        const configs = answered[i]!;
         here.set(v, {
           claims,
           // A variation that changes nothing here (a plain control) is answered as one

@@ -82,7 +82,10 @@ export function ClickSection({ variation: v, onEdit }: SectionProps) {
           onChange={(target) => setClick({ ...click, target })}
         />
       ) : null}
-      <p className="ve-hint">Click actions run in the preview while “Select elements” is off.</p>
+      <p className="ve-hint">
+        Clicks counted as a goal are counted in every variation of the test, so each can convert.
+        Click actions run in the preview while “Select elements” is off.
+      </p>
     </Section>
   );
 }
