@@ -35,7 +35,7 @@ import type {
 } from "../store/types.js";
 import { assignmentKey } from "../store/types.js";
 import { configMember } from "./answer.js";
-import { withClickGoalCounters } from "./click-goals.js";
+import { withGoalCounters } from "./goal-counters.js";
 import { conditionAttributes, evalCondition } from "./conditions.js";
 import { hashPrefix, unitHashAfter } from "./hash.js";
 
@@ -262,7 +262,7 @@ export function planPage(
       // only, which would skew the split the results compare.
       const claims = [...new Set(onPage.flat().flatMap(claimKeys))].map(claimOf);
       // Every variation counts the clicks any of them counts here, so each can convert on them.
-      const answered = withClickGoalCounters(onPage, `${exp.id}_${rule.id}`);
+      const answered = withGoalCounters(onPage, `${exp.id}_${rule.id}`);
       variations.forEach((v, i) => {
         const configs = answered[i]!;
         here.set(v, {

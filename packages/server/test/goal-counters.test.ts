@@ -1,6 +1,6 @@
-// Click goals counted in every variation (decide/click-goals.ts, docs/api.md "Click-goal
-// counters"): a click goal counted by one variation's on-click action alone is counted in the
-// rule's other variations too, so each of them can convert on it.
+// Goals counted in every variation (decide/goal-counters.ts, docs/api.md "Goal counters"): a
+// click goal counted by one variation's on-click action alone (or a custom event by its on-load
+// action) is counted in the rule's other variations too, so each of them can convert on it.
 import { describe, expect, it } from "vitest";
 import type { Config } from "@storefit/contract";
 import { decide } from "../src/decide/decide.js";
@@ -65,7 +65,7 @@ function answerIn(exp: Experience, variationId: string): Record<string, Config> 
   throw new Error(`no visitor in ${variationId}`);
 }
 
-const COUNTER = "cf_click_goal_exp_button_rule_1_0";
+const COUNTER = "cf_goal_counter_exp_button_rule_1_0";
 
 describe("click goals are counted in every variation", () => {
   it("a plain control is answered with a counter of the goal Variation B counts: same element and page, nothing visible", () => {
@@ -120,8 +120,18 @@ describe("click goals are counted in every variation", () => {
       ]),
     ]);
     const control = answerIn(exp, "control");
-    expect(Object.keys(control)).toEqual([COUNTER, "cf_click_goal_exp_button_rule_1_1"]);
+    expect(Object.keys(control)).toEqual([COUNTER, "cf_goal_counter_exp_button_rule_1_1"]);
     expect(control[COUNTER]!.properties).toEqual({ element_path: "#buy", system_created: true });
-    expect(control["cf_click_goal_exp_button_rule_1_1"]).toMatchObject({ variation: clickGoal(null), properties: { element_path: "#help", system_created: true } });
+    expect(control["cf_goal_counter_exp_button_rule_1_1"]).toMatchObject({ variation: clickGoal(null), properties: { element_path: "#help", system_created: true } });
+  });
+  it("counts a custom event sent by an on-load action the same way, with or without an element", () => {
+    const onLoad = (goal: string) => ({ customfit_meta: { onload_action: { action_type: "track_click", action_txt: { goal_name: goal } } } });
+    const elementless: ConfigDefinition = { config_customer_id: "cfg_page", config_id: "cfg_page", variation_data_type: "HTML_ELEMENT", variation: onLoad("saw_offer") as ConfigDefinition["variation"], properties: {} };
+    const exp = experience([variation("control", []), variation("b", [config("cfg_banner", "#banner", { innerHTML: "Offer", ...onLoad("banner_seen") }), elementless])]);
+    const control = answerIn(exp, "control");
+    expect(Object.values(control).map((c) => [c.variation, c.properties])).toEqual([
+      [onLoad("banner_seen"), { element_path: "#banner", system_created: true }],
+      [onLoad("saw_offer"), { system_created: true }],
+    ]);
   });
 });
