@@ -224,6 +224,7 @@ describe("an A/B test on the cart, built in the dashboard, measured by checkouts
     await page.getByLabel("Text", { exact: true }).fill(NEW_BUTTON);
     await expect.poll(() => frame.locator("#add-to-cart").innerText()).toBe(NEW_BUTTON);
     await page.getByLabel("Count clicks as the goal").fill("cta_click");
+    expect(await page.getByTestId("click-goal-note").innerText()).toBe("Counted by the goal “Add to cart clicks”.");
     await page.getByRole("button", { name: "Save variation" }).click();
     await expect.poll(() => page.getByText("Saved", { exact: true }).count()).toBeGreaterThan(0);
 

@@ -569,6 +569,10 @@ describe("visual editor", () => {
     // A click action: the add-to-cart button counts a goal and hides the perks.
     await select("#add-to-cart", "#add-to-cart");
     await page.getByLabel("Count clicks as the goal").fill("cta_click");
+    // The experience has no goal that counts these clicks: the panel says so.
+    expect(await page.getByTestId("click-goal-note").innerText()).toBe(
+      "No goal of this experience counts “cta_click” yet: add a Click goal with the event name cta_click to the experience’s Goals to see these clicks in Results.",
+    );
     await page.getByLabel("Then", { exact: true }).selectOption("hide_element");
     await page.getByLabel("Target element (CSS path)").fill(".product-perks");
     // The breadcrumb's title shows them again; the announcement scrolls to the footer; the price

@@ -4,7 +4,7 @@
 // control shows the saved change when there is one and the element's own value otherwise; every
 // edit goes through `onEdit`, which keeps the undo history (edits of one field under one key are
 // one step).
-import type { ElementInfo, HtmlElementVariation } from "@storefit/contract";
+import type { ElementInfo, GoalDefinition, HtmlElementVariation } from "@storefit/contract";
 import { ArrangeSection } from "./panel/ArrangeSection";
 import { ClassesSection } from "./panel/ClassesSection";
 import { ClickSection } from "./panel/ClickSection";
@@ -24,8 +24,11 @@ export function ElementPanel({
   variation,
   onEdit,
   readOnly = false,
+  clickGoals = [],
 }: {
   selection: ElementInfo;
+  /** The experience's click goals: the click section says which one counts its clicks. */
+  clickGoals?: readonly GoalDefinition[];
   /** A viewer's panel: values shown, nothing editable, no action buttons. */
   readOnly?: boolean;
   /** The variation's change of this element ({} when it has none yet). */
@@ -50,7 +53,7 @@ export function ElementPanel({
       <ClassesSection {...section} />
       <ArrangeSection {...section} />
       <InsertHtmlSection {...section} />
-      <ClickSection {...section} />
+      <ClickSection {...section} clickGoals={clickGoals} />
     </fieldset>
   );
 }

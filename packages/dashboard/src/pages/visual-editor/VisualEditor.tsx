@@ -61,11 +61,18 @@ export function VisualEditor({
   const { ready, readyCount, selection, send } = frame;
   // The frame's page with the account's main domain: what applies there is decided as the service does.
   const mainDomain = account.settings.domain;
-  const location = useMemo(() => frame.location && { ...frame.location, mainDomain }, [frame.location, mainDomain]);
+  const location = useMemo(
+    () => frame.location && { ...frame.location, mainDomain },
+    [frame.location, mainDomain],
+  );
   const [device, setDevice] = useState<EditorDevice>("desktop");
   const [selectMode, setSelectMode] = useState(true);
   const [scope, setScope] = useState<ChangeScope>("page");
   const deviceSpecific = !!context?.deviceSpecific;
+  const clickGoals = useMemo(
+    () => experience.goals.filter((g) => g.kind === "click"),
+    [experience],
+  );
 
   // ---- the chosen variation, previewed live ----
   const shown = useMemo(
@@ -151,6 +158,7 @@ export function VisualEditor({
               }
               onEdit={editSelected}
               readOnly={!canEdit}
+              clickGoals={clickGoals}
             />
           ) : (
             <p className="ve-hint ve-panel__empty">

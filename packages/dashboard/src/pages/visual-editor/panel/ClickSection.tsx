@@ -1,7 +1,7 @@
 // "On click": count the element's clicks as a goal (onclick_action track_click) and one more
 // action (advanced_click_actions): go to a page, scroll to, hide or show an element.
 import { useId } from "react";
-import type { AdvancedClickAction, CustomfitMeta } from "@storefit/contract";
+import type { AdvancedClickAction, CustomfitMeta, GoalDefinition } from "@storefit/contract";
 import { setMeta } from "../model";
 import { Section, TextField } from "./Section";
 import type { SectionProps } from "./Section";
@@ -14,8 +14,31 @@ const CLICK_KINDS = [
   ["unhide_element", "Show a hidden element"],
 ] as const;
 
-export function ClickSection({ variation: v, onEdit }: SectionProps) {
+/**
+ * Which of the experience's click goals counts clicks named `name`: without a goal of its own
+ * name (or one counting any click) the clicks are stored but no result shows them.
+ */
+function CountedBy({ name, goals }: { name: string; goals: readonly GoalDefinition[] }) {
+  const goal = goals.find((g) => g.event_name === name) ?? goals.find((g) => !g.event_name);
+  return goal ? (
+    <p className="ve-hint" data-testid="click-goal-note">
+      Counted by the goal “{goal.name}”.
+    </p>
+  ) : (
+    <p className="notice notice--warning" data-testid="click-goal-note">
+      No goal of this experience counts “{name}” yet: add a Click goal with the event name {name} to
+      the experience’s Goals to see these clicks in Results.
+    </p>
+  );
+}
+
+export function ClickSection({
+  variation: v,
+  onEdit,
+  clickGoals,
+}: SectionProps & { clickGoals: readonly GoalDefinition[] }) {
   const m: CustomfitMeta = v.customfit_meta ?? {};
+  const goalName = m.onclick_action?.action_txt?.goal_name ?? "";
   const ids = { click: useId(), tab: useId() };
   const click: AdvancedClickAction | undefined = m.advanced_click_actions?.[0];
   const setClick = (next: AdvancedClickAction | undefined) =>
@@ -24,7 +47,7 @@ export function ClickSection({ variation: v, onEdit }: SectionProps) {
     <Section title="On click">
       <TextField
         label="Count clicks as the goal"
-        value={m.onclick_action?.action_txt?.goal_name ?? ""}
+        value={goalName}
         placeholder="e.g. price_click"
         onChange={(goal) =>
           onEdit(
@@ -36,6 +59,7 @@ export function ClickSection({ variation: v, onEdit }: SectionProps) {
           )
         }
       />
+      {goalName ? <CountedBy name={goalName} goals={clickGoals} /> : null}
       <div className="ve-field">
         <label className="ve-field__label" htmlFor={ids.click}>
           Then
