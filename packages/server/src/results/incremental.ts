@@ -374,6 +374,101 @@ export class Fold {
   }
 }
 
+// ---- the visitors a fold changes ----
+
+/**
+ * A visitor's randomised exposure as a fold reads it, with its seq, in first_exposures' order:
+ * requested_time, then variation id (in the database's own ordering of text), then seq.
+ */
+export type ExposureRow = FirstExposure & { user_id: string; seq: number };
+
+/** The first of a visitor's exposures (listed in first_exposures' order) stored up to the seq `upTo`. */
+export function firstUpTo(xs: readonly ExposureRow[] | undefined, upTo: number): FirstExposure | null {
+  for (const x of xs ?? []) {
+    if (x.seq <= upTo) return { variation_id: x.variation_id, requested_time: x.requested_time, probability: x.probability, split: x.split };
+  }
+  return null;
+}
+
+/**
+ * A visitor with more candidate events than this keeps their counted state in a row
+ * (results_visitors), and a fold adds their new events to it. A visitor with fewer is counted
+ * again from their exposures and events whenever something of theirs arrives: their state before
+ * is what their exposures and events up to the watermark give, which is what was counted then.
+ * Writing a row per new visitor, at a random place in the table, was most of what a fold wrote
+ * and most of its commit (docs/benchmarks.md, "Results"); reading a light visitor's few events
+ * again by the (account, user, seq) index costs less. A build writes a row for every visitor.
+ */
+export const STATE_ROW_EVENTS = 64;
+
+/**
+ * The touched visitors a fold counts again from their events: those without a stored row, and
+ * those whose first exposure up to `upX` is not the one their row counted (new, or an earlier
+ * one that arrived late). The others' new events are added to their row.
+ */
+export function toRecount(touched: Iterable<string>, stored: ReadonlyMap<string, CountedVisitor>, exposures: ReadonlyMap<string, ExposureRow[]>, upX: number): string[] {
+  const out: string[] = [];
+  for (const user of touched) {
+    const first = firstUpTo(exposures.get(user), upX);
+    // Never exposed up to the watermark: their events wait for their exposure.
+    if (!first) continue;
+    const row = stored.get(user);
+    if (!row || !sameFirst(row, first)) out.push(user);
+  }
+  return out;
+}
+
+/**
+ * The visitors one fold changes, into `fold`, from what the store read: `fresh`, the new
+ * candidate events in seq order; `older`, the candidate events up to `from.e` of the visitors
+ * `toRecount` gave. Returns the visitors whose state is to be written (a row they had, or more
+ * than STATE_ROW_EVENTS events).
+ */
+export function foldVisitors(
+  fold: Fold,
+  recount: readonly string[],
+  stored: ReadonlyMap<string, CountedVisitor>,
+  exposures: ReadonlyMap<string, ExposureRow[]>,
+  older: ReadonlyMap<string, CandidateEvent[]>,
+  fresh: readonly CandidateEvent[],
+  from: { e: number; x: number },
+  upX: number,
+): string[] {
+  const theirs = new Map<string, CandidateEvent[]>(recount.map((u) => [u, []]));
+  for (const e of fresh) theirs.get(e.user_id)?.push(e);
+  const keep: string[] = [];
+  for (const user of recount) {
+    const before = older.get(user) ?? [];
+    const all = [...before, ...theirs.get(user)!];
+    const firstBefore = firstUpTo(exposures.get(user), from.x);
+    const counted = stored.get(user) ?? (firstBefore ? countVisitor(firstBefore, before, fold.matcher) : null);
+    fold.recount(user, counted, countVisitor(firstUpTo(exposures.get(user), upX)!, all, fold.matcher));
+    if (stored.has(user) || all.length > STATE_ROW_EVENTS) keep.push(user);
+  }
+  for (const e of fresh) {
+    const row = stored.get(e.user_id);
+    if (row && !theirs.has(e.user_id)) fold.event(e.user_id, row, e);
+  }
+  for (const user of stored.keys()) if (!theirs.has(user) && fold.changed.has(user)) keep.push(user);
+  return keep;
+}
+
+/**
+ * The variations the new exposures `pairs` (visitor, variation) show a visitor for the first
+ * time: none of their exposures up to `from` (seq) was to it.
+ */
+export function newlySeen(pairs: Iterable<{ user_id: string; variation_id: string }>, exposures: ReadonlyMap<string, ExposureRow[]>, from: number): string[] {
+  const out: string[] = [];
+  const done = new Set<string>();
+  for (const { user_id, variation_id } of pairs) {
+    const key = JSON.stringify([user_id, variation_id]);
+    if (done.has(key)) continue;
+    done.add(key);
+    if (!(exposures.get(user_id) ?? []).some((x) => x.variation_id === variation_id && x.seq <= from)) out.push(variation_id);
+  }
+  return out;
+}
+
 /** A counted visitor as stored (results_visitors.state) and back. */
 export const visitorJson = (v: CountedVisitor): string => JSON.stringify(v);
 export const parseVisitor = (text: string): CountedVisitor => JSON.parse(text) as CountedVisitor;

@@ -12,8 +12,8 @@ import { GOAL_EVENT_TYPES, MAX_DATE_MS, NAMED_TYPES, goalCandidates } from "../e
 import { randomUUID } from "node:crypto";
 import { execute, query, snapshot, transaction } from "./db.js";
 import { BUILDING_SEQ, CLAIM_HEARTBEAT_MS, CLAIM_POLL_MS, ResultsBuildBusy, claimFresh, claimJson, nextSlice, parseClaim, sliceEnd, startSlices, sleep, stateBuild } from "../../results/build.js";
-import { Fold, aggregateOf, countAllInSlices, matcherFor, applyEvent, countVisitor, emptyTotals, exposedOf, goalTypes, goalsKey, parseVisitor, sameFirst, visitorJson } from "../../results/incremental.js";
-import type { CandidateEvent, CountedVisitor, FirstExposure, Totals, GoalMatcher } from "../../results/incremental.js";
+import { Fold, aggregateOf, countAllInSlices, foldVisitors, matcherFor, applyEvent, countVisitor, emptyTotals, exposedOf, goalTypes, goalsKey, newlySeen, parseVisitor, toRecount, visitorJson } from "../../results/incremental.js";
+import type { CandidateEvent, CountedVisitor, ExposureRow, FirstExposure, Totals, GoalMatcher } from "../../results/incremental.js";
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
@@ -110,26 +110,12 @@ async function foldForward(
       ),
     );
   // New exposures: the variations seen, and the visitors whose first exposure is new or moved.
-  const exposed = await query<{ user_id: string; variation_id: string }>(
+  const exposed = await query<{ user_id: string; variation_id: string | null }>(
     client,
     `SELECT DISTINCT user_id, variation_id FROM exposures
-     WHERE account_id = $1 AND seq > $3 AND seq <= $4 AND experience_id = $2 AND NOT forced AND user_id IS NOT NULL AND variation_id IS NOT NULL`,
+     WHERE account_id = $1 AND seq > $3 AND seq <= $4 AND experience_id = $2 AND NOT forced AND user_id IS NOT NULL`,
     [...key, from.x, upX],
   );
-  if (exposed.length) {
-    // A visitor's variation is new to them if none of their exposures up to the watermark was to
-    // it (the experience's index of randomised exposures by visitor), as on SQLite: no row per
-    // visitor and variation to write (results_seen, until the state's format 2).
-    const added = await query<{ variation_id: string }>(
-      client,
-      `SELECT x.v AS variation_id FROM unnest($3::text[], $4::text[]) AS x (u, v)
-       WHERE NOT EXISTS (
-         SELECT 1 FROM exposures e
-         WHERE e.account_id = $1 AND e.experience_id = $2 AND e.user_id = x.u AND NOT e.forced AND e.variation_id = x.v AND e.seq <= $5)`,
-      [...key, exposed.map((x) => x.user_id), exposed.map((x) => x.variation_id), from.x],
-    );
-    for (const { variation_id } of added) totals.seen[variation_id] = (totals.seen[variation_id] ?? 0) + 1;
-  }
   // The new events, read once: a visitor counted again takes theirs from here, and only their
   // older events by the (account, user, seq) index (none, for most new visitors).
   const events = goals.length
@@ -141,45 +127,50 @@ async function foldForward(
         [accountId, from.e, upE, types],
       )
     : [];
-  const users = [...new Set(exposed.map((x) => x.user_id))];
-  const firsts = users.length
-    ? await query<FirstExposure & { user_id: string }>(
-        client,
-        "SELECT user_id, variation_id, requested_time, probability, split FROM first_exposures WHERE account_id = $1 AND experience_id = $2 AND user_id = ANY ($3::text[])",
-        [...key, users],
-      )
-    : [];
-  const touched = [...new Set([...users, ...events.map((e) => e.user_id)])];
-  const before = touched.length ? await stored(touched) : new Map<string, CountedVisitor>();
-  const moved = firsts.filter((f) => {
-    const b = before.get(f.user_id);
-    return !b || !sameFirst(b, f);
-  });
-  const theirs = new Map<string, CandidateEvent[]>(moved.map((f) => [f.user_id, []]));
-  if (goals.length && moved.length) {
+  const touched = new Set(exposed.map((x) => x.user_id));
+  for (const e of events) touched.add(e.user_id);
+  const users = [...touched];
+  const before = users.length ? await stored(users) : new Map<string, CountedVisitor>();
+  // These visitors' randomised exposures up to upX in first_exposures' order (its ordering of
+  // text: the database's), by visitor: their first exposure at any watermark up to upX.
+  const exposures = new Map<string, ExposureRow[]>();
+  if (users.length) {
+    for (const x of await query<ExposureRow>(
+      client,
+      `SELECT user_id, variation_id, requested_time, probability, split, seq FROM exposures
+       WHERE account_id = $1 AND experience_id = $2 AND user_id = ANY ($3::text[]) AND NOT forced AND seq <= $4
+       ORDER BY user_id, requested_time, variation_id, seq`,
+      [...key, users, upX],
+    )) {
+      let list = exposures.get(x.user_id);
+      if (!list) exposures.set(x.user_id, (list = []));
+      list.push(x);
+    }
+  }
+  // A visitor's variation is new to them if none of their exposures up to the watermark was to
+  // it, as on SQLite: no row per visitor and variation to write (results_seen, until the state's
+  // format 2).
+  for (const variation of newlySeen(exposed.filter((x): x is { user_id: string; variation_id: string } => x.variation_id !== null), exposures, from.x)) {
+    totals.seen[variation] = (totals.seen[variation] ?? 0) + 1;
+  }
+  const recount = toRecount(touched, before, exposures, upX);
+  const older = new Map<string, CandidateEvent[]>();
+  if (goals.length && recount.length) {
     for (const e of await query<CandidateEvent>(
       client,
       `SELECT ${CANDIDATE_COLUMNS} FROM events e
        WHERE e.account_id = $1 AND e.user_id = ANY ($2::text[]) AND e.seq <= $3 AND e.event_type = ANY ($4::text[])
        ORDER BY e.seq`,
-      [accountId, moved.map((f) => f.user_id), from.e, types],
+      [accountId, recount, from.e, types],
     )) {
-      theirs.get(e.user_id)!.push(e);
+      let list = older.get(e.user_id);
+      if (!list) older.set(e.user_id, (list = []));
+      list.push(e);
     }
   }
-  for (const e of events) theirs.get(e.user_id)?.push(e);
-  // Counted again from all their events: a conversion may have arrived before the exposure.
-  for (const f of moved) {
-    const first = { variation_id: f.variation_id, requested_time: f.requested_time, probability: f.probability, split: f.split };
-    fold.recount(f.user_id, before.get(f.user_id) ?? null, countVisitor(first, theirs.get(f.user_id)!, matcher));
-  }
-  for (const e of events) {
-    const v = fold.changed.get(e.user_id)?.after ?? before.get(e.user_id);
-    // Events of visitors never exposed wait for their exposure (a recount then reads them).
-    if (v) fold.event(e.user_id, v, e);
-  }
+  const keep = foldVisitors(fold, recount, before, exposures, older, events, from, upX);
   fold.finish(totals);
-  await saveVisitors(client, accountId, experienceId, [...fold.changed].map(([u, c]) => [u, c.after] as [string, CountedVisitor]));
+  await saveVisitors(client, accountId, experienceId, keep.map((u) => [u, fold.changed.get(u)!.after] as [string, CountedVisitor]));
 }
 
 /**

@@ -4,8 +4,8 @@
 import { matchDomain, matchPagePath } from "@storefit/contract";
 import type { GoalDefinition } from "@storefit/contract";
 import type { ExposureDay, FoldedResults, GoalSums, PageViews, ResultsAggregate, ResultsRange, ResultsStore, Sync, VariationVisitors } from "../types.js";
-import { Fold, aggregateOf, countAllInSlices, matcherFor, applyEvent, countVisitor, emptyTotals, exposedOf, goalTypes, goalsKey, parseVisitor, sameFirst, visitorJson } from "../../results/incremental.js";
-import type { CandidateEvent, CountedVisitor, FirstExposure, Totals, GoalMatcher } from "../../results/incremental.js";
+import { Fold, aggregateOf, countAllInSlices, foldVisitors, matcherFor, applyEvent, countVisitor, emptyTotals, exposedOf, goalTypes, goalsKey, newlySeen, parseVisitor, toRecount, visitorJson } from "../../results/incremental.js";
+import type { CandidateEvent, CountedVisitor, ExposureRow, FirstExposure, Totals, GoalMatcher } from "../../results/incremental.js";
 import { GOAL_EVENT_TYPES, MAX_DATE_MS, NAMED_TYPES, goalCandidates } from "../event-fields.js";
 import { randomUUID } from "node:crypto";
 import { BUILDING_SEQ, CLAIM_HEARTBEAT_MS, CLAIM_POLL_MS, ResultsBuildBusy, claimFresh, claimJson, nextSlice, parseClaim, sliceEnd, startSlices, sleep, stateBuild } from "../../results/build.js";
@@ -247,15 +247,23 @@ export function sqliteResults(d: SqliteDb): SqliteResults {
     return paths;
   };
 
-  /** The first exposures of these visitors, by visitor (one statement). */
-  const firstsOf = (key: SqlParams, users: ReadonlySet<string>): Map<string, FirstExposure> => {
-    const out = new Map<string, FirstExposure>();
+  /**
+   * These visitors' randomised exposures stored up to `upTo` (seq), by visitor, in
+   * first_exposures' order (one statement, the experience's index by visitor): what each one's
+   * first exposure was at any watermark up to `upTo`.
+   */
+  const exposuresOf = (key: SqlParams, users: ReadonlySet<string>, upTo: number): Map<string, ExposureRow[]> => {
+    const out = new Map<string, ExposureRow[]>();
     if (!users.size) return out;
-    const rows = d.sql(
-      `SELECT user_id, variation_id, requested_time, probability, split FROM first_exposures
-       WHERE account_id = @account AND experience_id = @experience AND user_id IN (SELECT value FROM json_each(@users))`,
-    ).all({ ...key, users: JSON.stringify([...users]) }) as (FirstExposure & { user_id: string })[];
-    for (const { user_id, ...f } of rows) out.set(user_id, f);
+    for (const x of d.sql(
+      `SELECT user_id, coalesce(variation_id, '') AS variation_id, requested_time, probability, split, seq FROM exposures INDEXED BY exposures_experience_user_random
+       WHERE account_id = @account AND experience_id = @experience AND user_id IN (SELECT value FROM json_each(@users)) AND forced = 0 AND seq <= @upTo
+       ORDER BY user_id, requested_time, coalesce(variation_id, ''), seq`,
+    ).iterate({ ...key, users: JSON.stringify([...users]), upTo }) as Iterable<ExposureRow>) {
+      let list = out.get(x.user_id);
+      if (!list) out.set(x.user_id, (list = []));
+      list.push(x);
+    }
     return out;
   };
   /** These visitors as counted in the state, by visitor (one statement); absent: not counted. */
@@ -411,25 +419,8 @@ export function sqliteResults(d: SqliteDb): SqliteResults {
     // A range of rowids (seq): the experience's index would read all of its exposures.
     const exposed = d.sql(
       `SELECT user_id, variation_id FROM exposures NOT INDEXED
-       WHERE seq > @after AND seq <= @upTo AND account_id = @account AND experience_id = @experience AND forced = 0 AND user_id IS NOT NULL AND variation_id IS NOT NULL`,
-    ).all({ ...key, after: from.x, upTo: upX }) as { user_id: string; variation_id: string }[];
-    const users = new Set<string>();
-    // A visitor's variation is new to them if none of their exposures up to the watermark was to
-    // it: a seek in the experience's index of randomised exposures by visitor. Kept in a table of
-    // its own (results_seen, until the state's format 2) it cost a row written at a random place per new visitor,
-    // about half of what a fold wrote (docs/benchmarks.md, "Results").
-    const pairs = [...new Set(exposed.map((x) => JSON.stringify([x.user_id, x.variation_id])))];
-    const newPairs = pairs.length
-      ? (d.sql(
-          `SELECT p.value ->> 1 FROM json_each(@pairs) p
-           WHERE NOT EXISTS (
-             SELECT 1 FROM exposures x INDEXED BY exposures_experience_user_random
-             WHERE x.account_id = @account AND x.experience_id = @experience AND x.user_id = p.value ->> 0 AND x.forced = 0
-               AND x.variation_id = p.value ->> 1 AND x.seq <= @after)`,
-        ).pluck(true).all({ ...key, after: from.x, pairs: `[${pairs.join(",")}]` }) as string[])
-      : [];
-    for (const variation of newPairs) totals.seen[variation] = (totals.seen[variation] ?? 0) + 1;
-    for (const x of exposed) users.add(x.user_id);
+       WHERE seq > @after AND seq <= @upTo AND account_id = @account AND experience_id = @experience AND forced = 0 AND user_id IS NOT NULL`,
+    ).all({ ...key, after: from.x, upTo: upX }) as { user_id: string; variation_id: string | null }[];
     // The new events, read once: a visitor counted again takes theirs from here, and only their
     // older events by the (account, user, seq) index (none, for most new visitors).
     let events: CandidateEvent[] = [];
@@ -454,39 +445,37 @@ export function sqliteResults(d: SqliteDb): SqliteResults {
          ORDER BY e.seq`,
       ).all(params) as CandidateEvent[];
     }
-    const firsts = firstsOf(key, users);
-    const touched = new Set(users);
+    const touched = new Set(exposed.map((x) => x.user_id));
     for (const e of events) touched.add(e.user_id);
     const stored = storedVisitors(key, touched);
-    const recounted = [...users].filter((u) => {
-      const first = firsts.get(u);
-      const before = stored.get(u);
-      return first && !(before && sameFirst(before, first));
-    });
-    const theirEvents = new Map<string, CandidateEvent[]>(recounted.map((u) => [u, []]));
-    if (goals.length && recounted.length) {
-      const older = d.sql(
+    const exposures = exposuresOf(key, touched, upX);
+    // A visitor's variation is new to them if none of their exposures up to the watermark was to
+    // it. Kept in a table of its own (results_seen, until the state's format 2) it cost a row
+    // written at a random place per new visitor, about half of what a fold wrote
+    // (docs/benchmarks.md, "Results").
+    for (const variation of newlySeen(exposed.filter((x): x is { user_id: string; variation_id: string } => x.variation_id !== null), exposures, from.x)) {
+      totals.seen[variation] = (totals.seen[variation] ?? 0) + 1;
+    }
+    const recount = toRecount(touched, stored, exposures, upX);
+    const older = new Map<string, CandidateEvent[]>();
+    if (goals.length && recount.length) {
+      for (const e of d.sql(
         `SELECT ${CANDIDATE_COLUMNS} FROM events e
          WHERE e.account_id = @account AND e.user_id IN (SELECT value FROM json_each(@users)) AND e.seq <= @after AND e.event_type IN (${types})
          ORDER BY e.user_id, e.seq`,
-      ).all({ ...key, users: JSON.stringify(recounted), after: from.e }) as CandidateEvent[];
-      for (const e of older) theirEvents.get(e.user_id)!.push(e);
+      ).iterate({ ...key, users: JSON.stringify(recount), after: from.e }) as Iterable<CandidateEvent>) {
+        let list = older.get(e.user_id);
+        if (!list) older.set(e.user_id, (list = []));
+        list.push(e);
+      }
     }
-    for (const e of events) theirEvents.get(e.user_id)?.push(e);
-    // Counted again from all their events: a conversion may have arrived before the exposure.
-    for (const user of recounted) fold.recount(user, stored.get(user) ?? null, countVisitor(firsts.get(user)!, theirEvents.get(user)!, matcher));
-    for (const e of events) {
-      const known = fold.changed.get(e.user_id);
-      const v = known ? known.after : stored.get(e.user_id);
-      // Events of visitors never exposed wait for their exposure (a recount then reads them).
-      if (v) fold.event(e.user_id, v, e);
-    }
+    const keep = foldVisitors(fold, recount, stored, exposures, older, events, from, upX);
     fold.finish(totals);
-    if (fold.changed.size) {
+    if (keep.length) {
       d.sql(
         `INSERT OR REPLACE INTO results_visitors (account_id, experience_id, user_id, state)
          SELECT @account, @experience, value ->> 0, value ->> 1 FROM json_each(@rows)`,
-      ).run({ ...key, rows: JSON.stringify([...fold.changed].map(([user, { after }]) => [user, visitorJson(after)])) });
+      ).run({ ...key, rows: JSON.stringify(keep.map((user) => [user, visitorJson(fold.changed.get(user)!.after)])) });
     }
   };
 
