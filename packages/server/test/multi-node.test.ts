@@ -2,6 +2,7 @@
 // node answers any call. A publish on one reaches the config calls of the other at once (each
 // config call reads the account's revision), a session made on one works on the other, the same
 // event sent to both is stored once, and results read on either count what was sent to both.
+import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { FastifyInstance } from "fastify";
 import type { ConfigsResponse, ExperienceResults } from "@storefit/contract";
@@ -81,6 +82,48 @@ describe("two nodes on one PostgreSQL database", () => {
       const first = await variationOn(i % 2 ? a : b, `sticky-${i}`);
       expect(first).toMatch(/^var_[ab]$/);
       expect(await variationOn(i % 2 ? b : a, `sticky-${i}`)).toBe(first);
+    }
+  });
+
+  it("a visitor new to a node keeps the variation another node stored before a publish, read with the revision in one statement", async () => {
+    // Over HTTP, the body in the headers' packet (one write): the handler runs in the turn the
+    // request arrived, before the revision read goes, so it can add the visitor to that read.
+    const origin = await b.listen({ host: "127.0.0.1", port: 0 });
+    const variationOnB = (visitor: string) =>
+      new Promise<string | undefined>((resolve, reject) => {
+        const payload = JSON.stringify({ user: user(visitor), current_page_path: "/", current_domain: "littlesprouts.localhost" });
+        const req = http.request(`${origin}/v1/users/configs/${q}`, { method: "POST", headers: { "content-type": FORM, origin: SHOP_ORIGIN, "content-length": Buffer.byteLength(payload) } }, (res) => {
+          let text = "";
+          res.on("data", (d: Buffer) => (text += d.toString()));
+          res.on("end", () => {
+            if (res.statusCode !== 200) return reject(new Error(`${res.statusCode} ${text}`));
+            const configs = Object.values((JSON.parse(text) as ConfigsResponse).configs);
+            resolve(configs.find((c) => c.experience_behaviour_response?.experience_id === experienceId)?.variation_id);
+          });
+        });
+        req.on("error", reject);
+        req.end(payload);
+      });
+    const owner = await signIn(a);
+    const res = await post(a, "/v1/users/configs/", { user: user("sticky-publish"), current_page_path: "/", current_domain: "littlesprouts.localhost" });
+    const first = Object.values((res.json() as ConfigsResponse).configs).find((c) => c.experience_behaviour_response?.experience_id === experienceId)?.variation_id;
+    expect(first).toMatch(/^var_[ab]$/);
+    await a.clientWritesBehind.drain();
+    // New weights that draw the other variation for everyone: only the stored assignment keeps theirs.
+    const other = first === "var_a" ? "var_b" : "var_a";
+    const reweighted = experienceBody({ name: "Two-node test" });
+    for (const v of reweighted.rules[0]!.behaviour.variations) v.weight = v.id === other ? 1 : 0;
+    const put = await call(a, owner, "PUT", `/api/experiences/${experienceId}`, reweighted);
+    expect(put.statusCode, put.body).toBe(200);
+    const reads = vi.spyOn(stores[1]!, "getAssignments");
+    try {
+      expect(await variationOnB("sticky-publish")).toBe(first);
+      expect(await variationOnB("new-after-publish")).toBe(other);
+      // Node B read neither visitor with a statement of its own: its revision read carried them.
+      expect(reads).not.toHaveBeenCalled();
+    } finally {
+      reads.mockRestore();
+      await call(a, owner, "PUT", `/api/experiences/${experienceId}`, experienceBody({ name: "Two-node test" }));
     }
   });
 

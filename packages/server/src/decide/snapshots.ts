@@ -12,8 +12,14 @@
 // its own. (A read made when the first request of the turn arrived and reused for the later ones
 // would not promise that, and is not what this does.) It is the read-side twin of the group commit
 // (store/group-commit.ts), and makes the revision check cost one small read per turn.
+//
+// A config call may add its visitor to that read until it goes (`read(...).withVisitor`): on
+// PostgreSQL the same statement then reads the stored assignments of the visitors new to this node
+// (store/postgres/accounts.ts), as of the same revision, rather than a statement each. The config
+// call's checks run ahead of its read on the account as last read (`cached`), so that its body is
+// parsed, and its visitor known, before the read goes (routes/client.ts resolveConfigCall).
 
-import type { Account, Audience, Experience, Store } from "../store/types.js";
+import type { Account, Assignment, Audience, Experience, Store } from "../store/types.js";
 import type { PagePlan } from "./decide.js";
 
 export type PreparedAccount = {
@@ -30,8 +36,29 @@ export type PreparedAccount = {
 /** Accounts kept parsed in memory; the least recently used goes first. */
 const DEFAULT_MAX_ACCOUNTS = 1000;
 
+/** What a revision read answers: the account's prepared data, and the stored assignments of the visitors it was asked for. */
+export type FreshAccount = {
+  prepared: PreparedAccount;
+  /** By user id, as of `prepared`'s revision (an empty map: none stored); absent if the store does not read them with the revision. */
+  assignments?: ReadonlyMap<string, Map<string, Assignment>>;
+};
+
+/** One call's share of a revision read (AccountSnapshots.read). */
+export type AccountRead = {
+  answer: Promise<FreshAccount | null>;
+  /**
+   * Asks the read for this visitor's stored assignments too. False once the read has gone (the
+   * caller reads them itself).
+   */
+  withVisitor(userId: string): boolean;
+};
+
+type PendingRead = { userIds: string[]; sent: boolean; answer: Promise<FreshAccount | null> };
+
 export class AccountSnapshots {
   private readonly byId = new Map<string, PreparedAccount>();
+  /** Client key → the account id it named at the last read (see `cached`). */
+  private readonly idByKey = new Map<string, string>();
 
   constructor(
     private readonly store: Store,
@@ -39,19 +66,27 @@ export class AccountSnapshots {
   ) {}
 
   /**
-   * The calls since the last read: each client key's pending answer, and `ready`, which settles
-   * in the check phase after their requests arrived.
+   * The calls since the last read: each client key's pending read, and `ready`, which settles in
+   * the check phase after their requests arrived.
    */
-  private batch: { answers: Map<string, Promise<PreparedAccount | null>>; ready: Promise<void> } | null = null;
+  private batch: { reads: Map<string, PendingRead>; ready: Promise<void> } | null = null;
 
   /**
    * The account a client key names, with its decision data as of the current revision — read
    * after this call, in the check phase of this turn of the event loop, with the other calls of
    * the turn (see above).
    */
-  byClientKey(clientKey: string): Promise<PreparedAccount | null> {
+  async byClientKey(clientKey: string): Promise<PreparedAccount | null> {
+    return (await this.read(clientKey).answer)?.prepared ?? null;
+  }
+
+  /**
+   * As byClientKey, and until the read goes (the check phase), the caller may add visitors whose
+   * stored assignments the same statement reads (a store that can: PostgreSQL).
+   */
+  read(clientKey: string): AccountRead {
     const batch = (this.batch ??= {
-      answers: new Map(),
+      reads: new Map(),
       ready: new Promise<void>((resolve) =>
         setImmediate(() => {
           // Calls from now on start the next batch: their requests may arrive after this read.
@@ -60,19 +95,54 @@ export class AccountSnapshots {
         }),
       ),
     });
-    let answer = batch.answers.get(clientKey);
-    if (!answer) {
-      answer = batch.ready.then(() => this.current(clientKey));
-      batch.answers.set(clientKey, answer);
+    let pending = batch.reads.get(clientKey);
+    if (!pending) {
+      const userIds: string[] = [];
+      const p: PendingRead = {
+        userIds,
+        sent: false,
+        answer: batch.ready.then(() => {
+          p.sent = true;
+          return this.current(clientKey, userIds);
+        }),
+      };
+      // A call refused before its read settles never awaits it: a failure is then nobody's to report.
+      p.answer.catch(() => {});
+      batch.reads.set(clientKey, (pending = p));
     }
-    return answer;
+    const read = pending;
+    return {
+      answer: read.answer,
+      withVisitor: (userId) => {
+        if (read.sent) return false;
+        read.userIds.push(userId);
+        return true;
+      },
+    };
   }
 
-  private async current(clientKey: string): Promise<PreparedAccount | null> {
-    const current = await this.store.getAccountRevision(clientKey);
-    if (!current) return null;
+  /**
+   * The account as of the last read of this key, if this node has it: what checks that may run
+   * ahead of the read use (routes/client.ts), never what a decision uses.
+   */
+  cached(clientKey: string): PreparedAccount | undefined {
+    const id = this.idByKey.get(clientKey);
+    return id === undefined ? undefined : this.byId.get(id);
+  }
+
+  private async current(clientKey: string, userIds: readonly string[]): Promise<FreshAccount | null> {
+    const current = await this.store.getAccountRevision(clientKey, userIds.length ? userIds : undefined);
+    if (!current) {
+      this.idByKey.delete(clientKey);
+      return null;
+    }
+    const assignments = current.assignments;
+    if (this.idByKey.get(clientKey) !== current.id) {
+      if (this.idByKey.size >= this.maxAccounts) this.idByKey.clear();
+      this.idByKey.set(clientKey, current.id);
+    }
     const cached = this.byId.get(current.id);
-    if (cached && cached.account.revision === current.revision) return cached;
+    if (cached && cached.account.revision === current.revision) return { prepared: cached, ...(assignments ? { assignments } : {}) };
     const snapshot = await this.store.loadAccountSnapshot(current.id);
     if (!snapshot) return null;
     const prepared: PreparedAccount = {
@@ -88,6 +158,8 @@ export class AccountSnapshots {
       if (oldest !== undefined) this.byId.delete(oldest);
     }
     this.byId.set(current.id, prepared);
-    return prepared;
+    // Read at the revision `current` answered: a snapshot loaded after a later publish is newer
+    // than them, and the caller reads them again (visitors.ts compares the revisions).
+    return { prepared, ...(assignments && prepared.account.revision === current.revision ? { assignments } : {}) };
   }
 }

@@ -52,16 +52,27 @@ export class RecentVisitors {
     return e;
   }
 
+  /** Whether this node knows the visitor's stored assignments as of `revision` (entry would not read them). */
+  known(accountId: string, userId: string, revision: number): boolean {
+    const e = this.entries.get(userId);
+    return !!e && e.accountId === accountId && e.revision === revision;
+  }
+
   /**
    * The visitor, with their stored assignments as of `revision` (read from the store when not
    * known). `pending`: the visitor's writes not yet committed (routes/client.ts writes behind the
-   * answer), waited for before a read so that the read sees them.
+   * answer), waited for before a read so that the read sees them. `stored`: their assignments
+   * already read as of `revision` after any such write (with the revision: decide/snapshots.ts),
+   * used instead of a read.
    */
-  async entry(accountId: string, userId: string, revision: number, pending?: Promise<void>): Promise<VisitorEntry> {
+  async entry(accountId: string, userId: string, revision: number, pending?: Promise<void>, stored?: Map<string, Assignment>): Promise<VisitorEntry> {
     const e = this.get(accountId, userId);
     if (e.revision !== revision) {
-      if (pending) await pending;
-      e.assignments = await this.store.getAssignments(accountId, userId);
+      if (stored) e.assignments = stored;
+      else {
+        if (pending) await pending;
+        e.assignments = await this.store.getAssignments(accountId, userId);
+      }
       e.revision = revision;
     }
     return e;

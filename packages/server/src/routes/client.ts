@@ -23,7 +23,7 @@ import { decide } from "../decide/decide.js";
 import { drawnAssignment } from "../decide/drawn.js";
 import { answerBytes } from "../decide/answer.js";
 import { isValidPreviewToken, previewTokenKey } from "../auth/preview-token.js";
-import type { AccountSnapshots, PreparedAccount } from "../decide/snapshots.js";
+import type { AccountRead, AccountSnapshots, PreparedAccount } from "../decide/snapshots.js";
 import { RecentVisitors } from "../decide/visitors.js";
 import type { VisitorEntry } from "../decide/visitors.js";
 import { HttpError, sendError, sendRateLimited } from "../http/errors.js";
@@ -49,6 +49,8 @@ declare module "fastify" {
   interface FastifyRequest {
     account?: Account;
     prepared?: PreparedAccount;
+    /** The config call's revision read (resolveConfigCall). */
+    accountRead?: AccountRead;
   }
   interface FastifyInstance {
     /** The config calls' writes behind the answer: `drain()` settles once all submitted so far have committed. */
@@ -233,7 +235,28 @@ export function clientRoutes(
   const resolveAccount = async (req: FastifyRequest, reply: FastifyReply) => {
     const key = clientKeyOf(req);
     if (!key) return sendError(reply, 401, "missing_client_key");
-    const prepared = await snapshots.byClientKey(key);
+    return admit(req, reply, await snapshots.byClientKey(key));
+  };
+
+  // The config call does not wait for its revision read before its body is read: it checks the
+  // key, origin and rate limit against the account as this node last read it (the read is on its
+  // way), so that its handler can add the visitor to that read, whose one statement then also
+  // reads their stored assignments (store/postgres/accounts.ts) instead of a statement of its own.
+  // The decision waits for the read, and the origin is checked again if the revision moved. What
+  // would be refused — a key this node has not read, an origin the account as last read does not
+  // allow (a publish may have added it) — waits for the read here, as the other calls do.
+  const resolveConfigCall = async (req: FastifyRequest, reply: FastifyReply) => {
+    const key = clientKeyOf(req);
+    if (!key) return sendError(reply, 401, "missing_client_key");
+    const read = snapshots.read(key);
+    req.accountRead = read;
+    const cached = snapshots.cached(key);
+    const origin = req.headers.origin;
+    const admitted = cached && (!origin || originAllowed(cached, origin)) ? cached : ((await read.answer)?.prepared ?? null);
+    return admit(req, reply, admitted);
+  };
+
+  const admit = (req: FastifyRequest, reply: FastifyReply, prepared: PreparedAccount | null) => {
     if (!prepared) return sendError(reply, 401, "unknown_client_key");
     const { account } = prepared;
     const origin = req.headers.origin;
@@ -289,7 +312,7 @@ export function clientRoutes(
   app.post<{ Body: ConfigsRequest }>(
     "/v1/users/configs/",
     {
-      onRequest: resolveAccount,
+      onRequest: resolveConfigCall,
       schema: {
         summary: "Configs for a visitor on a page (spec §7 config call)",
         description:
@@ -303,14 +326,36 @@ export function clientRoutes(
       },
     },
     async (req, reply) => {
-      const { account, experiences, audiences, planCache } = req.prepared!;
       const body = req.body;
-      const userId = userIds.of(account.id, body.user.user_customer_id);
+      const checked = req.prepared!;
+      let userId = userIds.of(checked.account.id, body.user.user_customer_id);
+      // A visitor this node must read (new to it at this revision, no write of theirs pending here)
+      // is read by the revision read, if it has not gone yet.
+      const read = req.accountRead!;
+      const stored =
+        body.preview_mode !== true && !visitors.known(checked.account.id, userId, checked.account.revision) && !decisionWrites.settled(userId) && read.withVisitor(userId);
+      const fresh = await read.answer;
+      if (!fresh) {
+        reply.removeHeader("access-control-allow-origin");
+        return sendError(reply, 401, "unknown_client_key");
+      }
+      const { account, experiences, audiences, planCache } = fresh.prepared;
+      if (fresh.prepared !== checked) {
+        // Published since the account the checks used: its origins may be others now.
+        const origin = req.headers.origin;
+        if (origin && !originAllowed(fresh.prepared, origin)) {
+          reply.removeHeader("access-control-allow-origin");
+          return sendError(reply, 403, "forbidden_origin");
+        }
+        if (account.id !== checked.account.id) userId = userIds.of(account.id, body.user.user_customer_id);
+      }
       const nowMs = clock();
       // Preview shows drafts: only with a token an operator of this account got from the admin
       // API. Without one the call is a normal visit (no error: a stale link shows the live shop).
       const preview = body.preview_mode === true && isValidPreviewToken(await previewTokenKey(store), account.id, body.preview_token, nowMs);
-      const visitor = preview ? null : await visitors.entry(account.id, userId, account.revision, decisionWrites.settled(userId));
+      const visitor = preview
+        ? null
+        : await visitors.entry(account.id, userId, account.revision, decisionWrites.settled(userId), stored ? fresh.assignments?.get(userId) : undefined);
       const decision = decide({
         request: body.preview_mode === true && !preview ? { ...body, preview_mode: false } : body,
         visitorId: body.user.user_customer_id,

@@ -253,12 +253,20 @@ export type ExperienceWriteContext = {
 // connection that first locks the account's row, so that writers of one account, on any node,
 // take turns (docs/storage.md).
 
+/** What getAccountRevision answers. */
+export type AccountRevision = { id: string; revision: number; assignments?: ReadonlyMap<string, Map<string, Assignment>> };
+
 export interface AccountStore {
   createAccount(account: NewAccount): Awaitable<Account>;
   getAccountByClientKey(clientKey: string): Awaitable<Account | null>;
   getAccount(id: string): Awaitable<Account | null>;
-  /** The hot path's one read per config call: which account a key names, at which revision. */
-  getAccountRevision(clientKey: string): Awaitable<{ id: string; revision: number } | null>;
+  /**
+   * The hot path's one read per config call: which account a key names, at which revision. With
+   * `userIds` (visitors of that account), a backend may answer their stored assignments as of the
+   * same revision in `assignments` (an empty map: none stored), saving a read each; without it,
+   * the caller reads them with getAssignments.
+   */
+  getAccountRevision(clientKey: string, userIds?: readonly string[]): Awaitable<AccountRevision | null>;
   /** The account, its showable experiences and audiences, read in one transaction. */
   loadAccountSnapshot(accountId: string): Awaitable<AccountSnapshot | null>;
   /**

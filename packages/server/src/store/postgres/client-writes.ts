@@ -24,6 +24,25 @@ import { exposureFromRow } from "../rows.js";
  */
 type StoredAssignment = [rule_id: string, behaviour_id: string, variation_id: string, probability: number, assigned_at: string, split?: string];
 
+/** A visitor's `assignments_json` as read. */
+export type StoredAssignments = Record<string, StoredAssignment>;
+
+/** A visitor's stored assignments by `assignmentKey` (none: an empty map). */
+export function assignmentsFromStored(stored: StoredAssignments | null | undefined): Map<string, Assignment> {
+  const out = new Map<string, Assignment>();
+  if (!stored) return out;
+  const entries = Object.entries(stored);
+  // Keys without a rule (stored before per-rule keys) first: a per-rule one written since wins.
+  entries.sort(([a], [b]) => Number(a.includes(":")) - Number(b.includes(":")));
+  for (const [key, value] of entries) {
+    const [rule_id, behaviour_id, variation_id, probability, , split] = value;
+    const colon = key.indexOf(":");
+    const experience_id = colon < 0 ? key : key.slice(0, colon);
+    out.set(assignmentKey(experience_id, rule_id), { experience_id, rule_id, behaviour_id, variation_id, probability, ...(split !== undefined ? { split } : {}) });
+  }
+  return out;
+}
+
 /** Rows (arrays in column order) as one array per column: the parameters of unnest($1::type[], ...). */
 const byColumn = (rows: readonly unknown[][], width: number): unknown[][] => Array.from({ length: width }, (_, c) => rows.map((r) => r[c]));
 
@@ -279,24 +298,13 @@ export function postgresClientWrites(pool: pg.Pool): ClientWriteStore & VisitorS
       writes.every((w) => w.kind === "decision") ? commitBatch(pool, writes) : transaction(pool, (client) => commitBatch(client, writes)),
 
     async getAssignments(accountId: string, userId: string): Promise<Map<string, Assignment>> {
-      const [row] = await query<{ assignments_json: Record<string, StoredAssignment> }>(
+      const [row] = await query<{ assignments_json: StoredAssignments }>(
         pool,
         "SELECT assignments_json FROM visitors WHERE account_id = $1 AND user_id = $2",
         [accountId, userId],
         "visitor_assignments",
       );
-      const out = new Map<string, Assignment>();
-      if (!row) return out;
-      const entries = Object.entries(row.assignments_json);
-      // Keys without a rule (stored before per-rule keys) first: a per-rule one written since wins.
-      entries.sort(([a], [b]) => Number(a.includes(":")) - Number(b.includes(":")));
-      for (const [key, value] of entries) {
-        const [rule_id, behaviour_id, variation_id, probability, , split] = value;
-        const colon = key.indexOf(":");
-        const experience_id = colon < 0 ? key : key.slice(0, colon);
-        out.set(assignmentKey(experience_id, rule_id), { experience_id, rule_id, behaviour_id, variation_id, probability, ...(split !== undefined ? { split } : {}) });
-      }
-      return out;
+      return assignmentsFromStored(row?.assignments_json);
     },
 
     async findVisitor(accountId: string, userIds: readonly string[]): Promise<VisitorRecord | null> {
