@@ -90,9 +90,15 @@ function AudienceEditor({ audience, canEdit }: { audience: Audience | undefined;
   // Builder → JSON, live; never while the operator is typing in the JSON view, and never over text
   // that does not parse: that stays as typed, with its error, until the operator fixes it (leaving
   // the field or editing the name must not put the last valid condition back behind the error).
+  const settledJson = jsonOnly === null && jsonError === null ? builderJson : jsonText;
   useEffect(() => {
-    if (!jsonFocused && jsonOnly === null && jsonError === null) setJsonText(builderJson);
-  }, [builderJson, jsonFocused, jsonOnly, jsonError]);
+    if (!jsonFocused) setJsonText(settledJson);
+  }, [settledJson, jsonFocused]);
+  // The JSON view is as tall as the text it shows once left, focused or not. Pressing Save takes
+  // the focus from it, and the builder's text then replaces what was typed: were the view's height
+  // to follow that, Save would move out from under the pointer between press and release, and the
+  // click would go to whatever is there instead (seen as a Save click that did nothing).
+  const jsonRows = Math.min(18, Math.max(5, settledJson.split("\n").length + 1));
 
   // JSON → builder, at every change that parses.
   const onJsonChange = (text: string) => {
@@ -214,7 +220,7 @@ function AudienceEditor({ audience, canEdit }: { audience: Audience | undefined;
                   {...control}
                   className="field__input audience-json"
                   spellCheck={false}
-                  rows={Math.min(18, Math.max(5, jsonText.split("\n").length + 1))}
+                  rows={jsonRows}
                   value={jsonText}
                   onChange={(e) => onJsonChange(e.target.value)}
                   onFocus={() => setJsonFocused(true)}
