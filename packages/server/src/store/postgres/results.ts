@@ -11,7 +11,7 @@ import type { ExposureDay, FoldedResults, GoalSums, PageViews, ResultsAggregate,
 import { GOAL_EVENT_TYPES, MAX_DATE_MS, NAMED_TYPES, goalCandidates } from "../event-fields.js";
 import { randomUUID } from "node:crypto";
 import { execute, query, snapshot, transaction } from "./db.js";
-import { BUILDING_SEQ, CLAIM_HEARTBEAT_MS, CLAIM_POLL_MS, ResultsBuildBusy, claimFresh, claimJson, nextSlice, parseClaim, sliceEnd, startSlices, sleep, stateBuild } from "../../results/build.js";
+import { BUILDING_SEQ, CLAIM_HEARTBEAT_MS, CLAIM_POLL_MS, ResultsBuildBusy, claimFresh, claimJson, foldExposureRows, nextSlice, parseClaim, sliceEnd, startSlices, sleep, stateBuild } from "../../results/build.js";
 import { Fold, aggregateOf, countAllInSlices, foldVisitors, matcherFor, applyEvent, countVisitor, emptyTotals, exposedOf, goalTypes, goalsKey, newlySeen, parseVisitor, toRecount, visitorJson } from "../../results/incremental.js";
 import type { CandidateEvent, CountedVisitor, ExposureRow, FirstExposure, Totals, GoalMatcher } from "../../results/incremental.js";
 
@@ -465,18 +465,18 @@ async function buildState(
 
 /**
  * Where the next slice of a fold from `from` towards `to` ends (results/build.ts `sliceEnd`):
- * the account's sliceRows-th next event and exposure, by their (account, seq) indexes.
+ * the account's sliceRows-th next event and foldExposureRows()-th next exposure, by their
+ * (account, seq) indexes.
  */
 async function foldSliceEnd(client: pg.PoolClient, accountId: string, from: { e: number; x: number }, to: { upE: number; upX: number }) {
-  const n = stateBuild.sliceRows;
-  const nth = async (table: "events" | "exposures", after: number): Promise<number | undefined> => {
+  const nth = async (table: "events" | "exposures", after: number, n: number): Promise<number | undefined> => {
     const [row] = await query<{ seq: number }>(client, `SELECT seq FROM ${table} WHERE account_id = $1 AND seq > $2 ORDER BY seq OFFSET $3 LIMIT 1`, [accountId, after, n - 1]);
     return row?.seq;
   };
   // sliceEnd asks synchronously: the two reads are made first when the backlog needs them.
-  const e = to.upE - from.e > n ? await nth("events", from.e) : undefined;
-  const x = to.upX - from.x > n ? await nth("exposures", from.x) : undefined;
-  return sliceEnd(from, to, n, () => e, () => x);
+  const e = to.upE - from.e > stateBuild.sliceRows ? await nth("events", from.e, stateBuild.sliceRows) : undefined;
+  const x = to.upX - from.x > foldExposureRows() ? await nth("exposures", from.x, foldExposureRows()) : undefined;
+  return sliceEnd(from, to, () => e, () => x);
 }
 
 export function postgresResults(pool: pg.Pool): ResultsStore {

@@ -8,7 +8,7 @@ import { Fold, aggregateOf, countAllInSlices, foldVisitors, matcherFor, applyEve
 import type { CandidateEvent, CountedVisitor, ExposureRow, FirstExposure, Totals, GoalMatcher } from "../../results/incremental.js";
 import { GOAL_EVENT_TYPES, MAX_DATE_MS, NAMED_TYPES, goalCandidates } from "../event-fields.js";
 import { randomUUID } from "node:crypto";
-import { BUILDING_SEQ, CLAIM_HEARTBEAT_MS, CLAIM_POLL_MS, ResultsBuildBusy, claimFresh, claimJson, nextSlice, parseClaim, sliceEnd, startSlices, sleep, stateBuild } from "../../results/build.js";
+import { BUILDING_SEQ, CLAIM_HEARTBEAT_MS, CLAIM_POLL_MS, ResultsBuildBusy, claimFresh, claimJson, foldExposureRows, nextSlice, parseClaim, sliceEnd, startSlices, sleep, stateBuild } from "../../results/build.js";
 import { count } from "./db.js";
 import type { SqlParams, SqliteDb } from "./db.js";
 
@@ -502,10 +502,15 @@ export function sqliteResults(d: SqliteDb): SqliteResults {
    * Where the next slice of a fold from `from` towards `to` ends (results/build.ts
    * `sliceEnd`): the account's events by its (account, seq) index, which finds the seq of its
    * `sliceRows`-th next event; exposures have no index by account and seq here, and a fold reads
-   * them by a range of rowids, so a span of `sliceRows` seqs bounds what a slice reads.
+   * them by a range of rowids, so a span of foldExposureRows() seqs bounds what a slice reads.
    */
   const foldSliceEnd = (account: string, from: { e: number; x: number }, to: { upE: number; upX: number }) =>
-    sliceEnd(from, to, stateBuild.sliceRows, (after) => d.sql("SELECT seq FROM events WHERE account_id = ? AND seq > ? ORDER BY seq LIMIT 1 OFFSET ?").pluck(true).get(account, after, stateBuild.sliceRows - 1) as number | undefined, (after) => after + stateBuild.sliceRows);
+    sliceEnd(
+      from,
+      to,
+      (after) => d.sql("SELECT seq FROM events WHERE account_id = ? AND seq > ? ORDER BY seq LIMIT 1 OFFSET ?").pluck(true).get(account, after, stateBuild.sliceRows - 1) as number | undefined,
+      (after) => after + foldExposureRows(),
+    );
 
   return {
   /**
