@@ -52,7 +52,7 @@ async function buildExperience(o: {
   audience?: string;
   more?: () => Promise<void>;
 }): Promise<Built> {
-  await page.getByRole("link", { name: "Experiences" }).click();
+  await page.getByRole("link", { name: "Experiences", exact: true }).click();
   await page.getByRole("link", { name: "New experience" }).click();
   await page.getByLabel("Name", { exact: true }).fill(o.name);
   await page.getByRole("button", { name: "Add page" }).click();
@@ -104,9 +104,17 @@ async function view(context: BrowserContext, path: string, id: string, then?: (p
     p.on("request", (r) => {
       if (r.url().includes("/v1/config/request/summary/")) exposures.push(r.postData() ?? "");
     });
+    // The title as the page first showed it, read when the script has applied its answer: a
+    // repeat view may show a kept answer and replace it moments later (docs/api.md "Answer cache").
+    await p.addInitScript(() => {
+      document.addEventListener("storefit:applied", () => {
+        const w = window as unknown as { shownTitle?: string };
+        w.shownTitle ??= document.querySelector("h1.product-title")?.textContent?.trim() ?? "";
+      });
+    });
     await p.goto(stack.shopUrl(path), { waitUntil: "domcontentloaded", timeout: 60_000 });
     await p.waitForFunction(() => !document.getElementById("storefit-hide"), undefined, { timeout: 60_000 });
-    const title = await p.locator("h1.product-title").innerText();
+    const title = await p.waitForFunction(() => (window as unknown as { shownTitle?: string }).shownTitle, undefined, { timeout: 60_000 }).then((h) => h.jsonValue() as Promise<string>);
     await expect.poll(() => exposures.length, { timeout: 15_000 }).toBeGreaterThan(0);
     const exposed = exposures.some((body) =>
       (JSON.parse(body) as { summaries: { experience_id?: string }[] }).summaries.some((s) => s.experience_id === id),
@@ -209,6 +217,171 @@ describe("operator journeys, built in the dashboard and measured from real visit
     expect(reach).toMatch(new RegExp(`\\b${SHOPPERS} visitors viewed this experience's pages since .*\\b${exposed} (of them )?saw it`));
     expect(await page.getByTestId("srm-ok").count()).toBe(1);
     expect(await page.getByRole("alert").filter({ hasText: "Sample ratio mismatch" }).count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
+  it("three variations weighted 50 / 25 / 25: every arm gets shoppers, Results list all three exactly, the split check uses the weights", { timeout: 600_000 }, async () => {
+    const PATH = "/products/calendula-baby-lotion";
+    const built = await buildExperience({
+      name: "Three ways to say it",
+      path: PATH,
+      title: "Calendula Baby Lotion",
+      controlWeight: "50",
+      variations: [
+        { name: "Variation B", weight: "25" },
+        { name: "Variation C", weight: "25" },
+      ],
+    });
+    await setStatus(built.url, "Start", "running");
+
+    const SHOPPERS = 24;
+    const visits = await shoppers(SHOPPERS, () => freshVisit(PATH, built.id));
+    const arms: Record<string, number> = { Control: 0, "Variation B": 0, "Variation C": 0 };
+    for (const v of visits) {
+      expect(v.exposed, "everyone is in the test").toBe(true);
+      arms[armOf(built, v.title) ?? "Control"]!++;
+    }
+    // Every arm gets shoppers (an arm of 25 % empty after 24 shoppers: 1 in 1,000).
+    for (const [arm, n] of Object.entries(arms)) expect(n, arm).toBeGreaterThan(0);
+
+    await expectResults(built, () => exposedVisitors(Object.keys(arms)), arms);
+    const targets: Record<string, string> = {};
+    for (const name of Object.keys(arms)) targets[name] = (await rowOf(exposureTable(), name))["Target share"]!;
+    expect(targets).toEqual({ Control: "50.0%", "Variation B": "25.0%", "Variation C": "25.0%" });
+    // The check's p-value is the chi-square test of the counts against the weights (2 degrees of
+    // freedom: p = exp(-x/2)); against an even split it would differ.
+    const expected = [SHOPPERS * 0.5, SHOPPERS * 0.25, SHOPPERS * 0.25];
+    const x = Object.values(arms).reduce((sum, n, i) => sum + (n - expected[i]!) ** 2 / expected[i]!, 0);
+    const srm = await page.getByTestId("srm-ok").innerText();
+    const shown = /sample-ratio check, p (?:= ([0-9.]+)|< 0\.001)/.exec(srm);
+    expect(shown, srm).not.toBeNull();
+    expect(Number(shown![1] ?? 0)).toBeCloseTo(Math.exp(-x / 2), 2);
+    expect(errors).toEqual([]);
+  });
+
+  it("an audience built in the Audiences screen: shoppers outside it are never exposed, those inside are split and counted under its name", { timeout: 600_000 }, async () => {
+    const PATH = "/products/zinc-diaper-rash-cream";
+    await page.getByRole("link", { name: "Audiences" }).click();
+    await page.getByRole("link", { name: "New audience" }).click();
+    await page.getByLabel("Name", { exact: true }).fill("Newsletter readers");
+    await page.getByLabel("Attribute of rule 1").selectOption("utm_source");
+    await page.getByLabel("Value of rule 1").fill("newsletter");
+    await expect.poll(async () => JSON.parse(await page.getByTestId("condition-json").inputValue())).toEqual({ utm_source: "newsletter" });
+    await page.getByRole("button", { name: "Create audience" }).click();
+    await page.waitForURL(/\?audience=aud_/);
+
+    const built = await buildExperience({ name: "Newsletter readers' title", path: PATH, title: "Zinc Diaper Rash Cream", audience: "Newsletter readers" });
+    await setStatus(built.url, "Start", "running");
+
+    const SHOPPERS = 18;
+    // Every second shopper comes from the newsletter.
+    const visits = await shoppers(SHOPPERS, (i) => freshVisit(i % 2 === 0 ? `${PATH}?utm_source=newsletter` : PATH, built.id));
+    const arms: Record<string, number> = { Control: 0, "Variation B": 0 };
+    visits.forEach((v, i) => {
+      if (i % 2 === 1) {
+        expect([v.title, v.exposed], "a shopper outside the audience").toEqual([built.titles.Control, false]);
+        return;
+      }
+      expect(v.exposed, "a newsletter reader is in the test").toBe(true);
+      arms[armOf(built, v.title) ?? "Control"]!++;
+    });
+    expect(arms.Control! + arms["Variation B"]!).toBe(SHOPPERS / 2);
+
+    await expectResults(built, () => exposedVisitors(Object.keys(arms)), arms);
+    expect(await page.getByRole("heading", { name: "Audience: Newsletter readers" }).count()).toBe(1);
+    expect(errors).toEqual([]);
+  });
+
+  it("pause, then resume: while paused shoppers see the original page unexposed; after resume returning shoppers keep their variation and are counted once", { timeout: 600_000 }, async () => {
+    const PATH = "/products/kids-sunscreen-stick-spf30";
+    const built = await buildExperience({ name: "Pause and resume", path: PATH, title: "Kids Sunscreen Stick SPF 30" });
+    await setStatus(built.url, "Start", "running");
+
+    // Returning shoppers: one browser context each, kept across their visits.
+    const RETURNING = 6;
+    const people = await Promise.all(Array.from({ length: RETURNING }, () => newVisitor(browser)));
+    try {
+      const first = await shoppers(RETURNING, (i) => view(people[i]!, PATH, built.id));
+      const arms: Record<string, number> = { Control: 0, "Variation B": 0 };
+      for (const v of first) {
+        expect(v.exposed).toBe(true);
+        arms[armOf(built, v.title) ?? "Control"]!++;
+      }
+
+      // The snippet is served stale-while-revalidate (docs/api.md "Answer cache"): a returning
+      // shopper's first view after a status change may run the copy they have, with the answer
+      // kept from their last view, and reconcile behind it. Their second view has the new one.
+      await setStatus(built.url, "Pause", "paused");
+      // (In practice that first view shows each their variation again and reports its exposure:
+      // the pause reaches a returning shopper one view late.)
+      const stale = await shoppers(RETURNING, (i) => view(people[i]!, PATH, built.id));
+      stale.forEach((v, i) => expect([first[i]!.title, built.titles.Control]).toContain(v.title));
+      const paused = await shoppers(RETURNING + 3, (i) => (i < RETURNING ? view(people[i]!, PATH, built.id) : freshVisit(PATH, built.id)));
+      paused.forEach((v, i) => expect([v.title, v.exposed], `shopper ${i} while paused`).toEqual([built.titles.Control, false]));
+
+      await setStatus(built.url, "Resume", "running");
+      await shoppers(RETURNING, (i) => view(people[i]!, PATH, built.id));
+      const again = await shoppers(RETURNING, (i) => view(people[i]!, PATH, built.id));
+      again.forEach((v, i) => {
+        expect([v.title, v.exposed], `returning shopper ${i} after resume`).toEqual([first[i]!.title, true]);
+      });
+      await expectResults(built, () => exposedVisitors(Object.keys(arms)), arms);
+    } finally {
+      await Promise.all(people.map((c) => c.close()));
+    }
+    expect(errors).toEqual([]);
+  });
+
+  it("a page goal added while the test runs counts the visits made after each shopper's exposure, before the goal existed too", { timeout: 600_000 }, async () => {
+    const PATH = "/products/sweet-almond-baby-massage-oil";
+    const built = await buildExperience({ name: "Goal added later", path: PATH, title: "Sweet Almond Baby Massage Oil" });
+    await setStatus(built.url, "Start", "running");
+
+    /** A shopper who views the product page, then (if told) goes on to the cart and leaves it. */
+    const toCart = async (p: Page) => {
+      await p.getByRole("link", { name: /cart/i }).first().click();
+      await p.waitForURL(/\/cart$/, { waitUntil: "domcontentloaded", timeout: 60_000 });
+      await p.waitForFunction(() => !document.getElementById("storefit-hide"), undefined, { timeout: 60_000 });
+      await p.getByRole("link", { name: "Shop", exact: true }).click();
+      await p.waitForURL((u) => u.pathname === "/", { waitUntil: "domcontentloaded", timeout: 60_000 });
+    };
+    const arms: Record<string, [number, number]> = { Control: [0, 0], "Variation B": [0, 0] };
+    const tally = (visits: Visit[]) =>
+      visits.forEach((v, i) => {
+        expect(v.exposed).toBe(true);
+        const arm = arms[armOf(built, v.title) ?? "Control"]!;
+        arm[0]++;
+        if (i % 2 === 0) arm[1]++;
+      });
+    const SHOPPERS = 9;
+    tally(await shoppers(SHOPPERS, (i) => freshVisit(PATH, built.id, i % 2 === 0 ? toCart : undefined)));
+
+    // The goal, added to the running experience in its editor.
+    await page.goto(built.url);
+    await page.getByRole("button", { name: "Add goal" }).click();
+    const goal = page.getByTestId("goal");
+    await goal.getByLabel("Goal name").fill("Reached cart");
+    await goal.getByLabel("Counts").selectOption("page_view");
+    await goal.getByLabel("Goal page").fill("/cart");
+    const saved = page.waitForResponse((r) => r.url().endsWith(`/api/experiences/${built.id}`) && r.request().method() === "PUT");
+    await page.getByRole("button", { name: "Save changes" }).click();
+    expect((await saved).status()).toBe(200);
+
+    tally(await shoppers(SHOPPERS, (i) => freshVisit(PATH, built.id, i % 2 === 0 ? toCart : undefined)));
+
+    const table = () => page.getByRole("table", { name: /^Reached cart: Conversion rate/ });
+    await expectResults(
+      built,
+      async () => {
+        const out: Record<string, [number, number]> = {};
+        for (const name of Object.keys(arms)) {
+          const row = await rowOf(table(), name);
+          out[name] = [count(row.Visitors), count(row.Conversions)];
+        }
+        return out;
+      },
+      arms,
+    );
     expect(errors).toEqual([]);
   });
 });
