@@ -384,4 +384,44 @@ describe("operator journeys, built in the dashboard and measured from real visit
     );
     expect(errors).toEqual([]);
   });
+
+  it("Live events, filtered to the experience and its page, show the shoppers' page views and goal events as they happen, and each one's exposure in their timeline", { timeout: 600_000 }, async () => {
+    const PATH = "/products/kids-detangling-spray";
+    const NAME = "Watched live";
+    const built = await buildExperience({ name: NAME, path: PATH, title: "Kids Detangling Spray" });
+    await setStatus(built.url, "Start", "running");
+
+    await page.getByRole("link", { name: "Live events", exact: true }).click();
+    await page.getByLabel("Experience", { exact: true }).selectOption({ label: NAME });
+    await page.getByLabel("Page path or event name contains").fill(PATH);
+    const rows = page.getByTestId("event-row");
+    await expect.poll(() => page.getByTestId("events-shown").innerText()).toMatch(/match the filters|No events/);
+    expect(await rows.count()).toBe(0);
+
+    // Three shoppers, the screen left open: each views the page and adds to the cart.
+    const SHOPPERS = 3;
+    const addToCart = async (p: Page) => {
+      await p.getByRole("button", { name: "Add to cart" }).click();
+      await p.getByText("Added to your cart.").waitFor();
+      await p.getByRole("link", { name: /cart/i }).first().click();
+      await p.waitForURL(/\/cart$/, { waitUntil: "domcontentloaded", timeout: 60_000 });
+    };
+    const visits = await shoppers(SHOPPERS, () => freshVisit(PATH, built.id, addToCart));
+    for (const v of visits) expect(v.exposed).toBe(true);
+
+    // Without a reload: their page views of the page and their adds to cart.
+    const labelled = (label: string) => rows.filter({ has: page.getByTestId("event-label").getByText(label, { exact: true }) });
+    await expect.poll(() => labelled("Page view").count(), { timeout: 30_000 }).toBe(SHOPPERS);
+    await expect.poll(() => labelled("Add to cart").count(), { timeout: 30_000 }).toBe(SHOPPERS);
+
+    // A shopper's timeline names the variation they saw.
+    await labelled("Add to cart").first().getByRole("button", { name: /^Timeline of visitor / }).click();
+    const timeline = page.getByRole("region", { name: "Visitor timeline" });
+    await expect.poll(() => timeline.getByTestId("timeline-item").count()).toBeGreaterThanOrEqual(3);
+    const steps = (await timeline.getByTestId("timeline-item").allInnerTexts()).join("\n");
+    expect(steps).toMatch(new RegExp(`Saw “${NAME}”: (Control|Variation B)`));
+    const seenArm = /Saw “[^”]+”: (Control|Variation B)/.exec(steps)![1]!;
+    expect(visits.map((v) => armOf(built, v.title) ?? "Control")).toContain(seenArm);
+    expect(errors).toEqual([]);
+  });
 });
