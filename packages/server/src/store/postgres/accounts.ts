@@ -30,8 +30,9 @@ type Row = { id: string; revision: number; user_id: string | null; assignments_j
  * The account a client key names and its revision; with `userIds`, the same statement reads those
  * visitors' stored assignments (a config call's visitor new to this node: decide/snapshots.ts), as
  * of the same snapshot as the revision, instead of a statement each. Measured 2026-11-27
- * (bench/service.bench.mjs on PostgreSQL, four A/B runs at load 7–11): 0.15–0.18 statements per
- * config call against 0.31–0.34, the node's CPU per call 0.95–1.00× (docs/benchmarks.md).
+ * (bench/service.bench.mjs on PostgreSQL, five A/B runs at load 5.6–12.9): 0.18–0.21 statements
+ * per config call against 0.31–0.33, the node's CPU per call 0.91–1.00× (mean 0.95×;
+ * docs/benchmarks.md, "Provider service").
  */
 async function readRevision(pool: pg.Pool, clientKey: string, userIds: readonly string[] = []): Promise<AccountRevision | null> {
   const rows = userIds.length
