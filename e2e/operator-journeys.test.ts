@@ -424,4 +424,78 @@ describe("operator journeys, built in the dashboard and measured from real visit
     expect(visits.map((v) => armOf(built, v.title) ?? "Control")).toContain(seenArm);
     expect(errors).toEqual([]);
   });
+
+  it("two rules (an audience of phone shoppers, then everyone else): each rule's variations are read apart, their shares within their rule", { timeout: 600_000 }, async () => {
+    const PATH = "/products/lavender-sleepy-bubble-bath";
+    const TITLE = "Lavender Sleepy Bubble Bath";
+    const IPHONE_UA =
+      "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
+    // A new audience starts as "Device type is mobile".
+    await page.getByRole("link", { name: "Audiences" }).click();
+    await page.getByRole("link", { name: "New audience" }).click();
+    await page.getByLabel("Name", { exact: true }).fill("Phone shoppers");
+    await expect.poll(async () => JSON.parse(await page.getByTestId("condition-json").inputValue())).toEqual({ cf_device_type: "mobile" });
+    await page.getByRole("button", { name: "Create audience" }).click();
+    await page.waitForURL(/\?audience=aud_/);
+
+    await page.getByRole("link", { name: "Experiences", exact: true }).click();
+    await page.getByRole("link", { name: "New experience" }).click();
+    await page.getByLabel("Name", { exact: true }).fill("Phones first");
+    await page.getByRole("button", { name: "Add page" }).click();
+    await page.getByTestId("page-target").getByLabel("Page path or pattern").fill(PATH);
+    await page.getByRole("button", { name: "Add rule" }).click();
+    const rules = page.getByTestId("rule");
+    await rules.nth(0).getByLabel("Audience", { exact: true }).selectOption({ label: "Phone shoppers" });
+    const titles = { phones: `${TITLE} · for phones`, everyone: `${TITLE} · for everyone` };
+    for (const [i, text] of [titles.phones, titles.everyone].entries()) {
+      const b = rules.nth(i).getByTestId("variation").nth(1);
+      await b.getByRole("button", { name: /Add config/ }).click();
+      await b.getByLabel("Element (CSS path)").fill("h1.product-title");
+      await b.getByLabel("New text").fill(text);
+    }
+    await page.getByRole("button", { name: "Create experience" }).click();
+    await page.waitForURL(/\/experiences\/exp_[^/]+$/);
+    const built: Built = { url: page.url(), id: new URL(page.url()).pathname.split("/").pop()!, titles: { Control: TITLE } };
+    await setStatus(built.url, "Start", "running");
+
+    // Every third shopper on a phone.
+    const SHOPPERS = 12;
+    const visits = await shoppers(SHOPPERS, async (i) => {
+      const phone = i % 3 === 0;
+      const context = phone
+        ? await browser.newContext({ userAgent: IPHONE_UA, viewport: { width: 390, height: 844 } })
+        : await newVisitor(browser);
+      try {
+        return { phone, ...(await view(context, PATH, built.id)) };
+      } finally {
+        await context.close();
+      }
+    });
+    const arms = { "Phone shoppers": { Control: 0, "Variation B": 0 }, Everyone: { Control: 0, "Variation B": 0 } };
+    for (const v of visits) {
+      expect(v.exposed).toBe(true);
+      const rule = v.phone ? arms["Phone shoppers"] : arms.Everyone;
+      expect([TITLE, v.phone ? titles.phones : titles.everyone]).toContain(v.title);
+      rule[v.title === TITLE ? "Control" : "Variation B"]++;
+    }
+
+    // The exposures table tells the rules apart, and a variation's share is of its rule's visitors
+    // (the share its weight aims at is within the rule too).
+    const percent = (n: number, of: number) => `${((n / of) * 100).toFixed(1)}%`;
+    const expected: string[][] = [];
+    for (const [audience, a] of Object.entries(arms)) {
+      const total = a.Control + a["Variation B"];
+      for (const [name, n] of Object.entries(a)) expected.push([audience, name, String(n), percent(n, total), "50.0%"]);
+    }
+    await expectResults(
+      built,
+      async () => (await exposureTable().getByTestId("exposure-row").all()).length === 4
+        ? Promise.all((await exposureTable().getByTestId("exposure-row").all()).map(async (r) => (await r.locator("th, td").allInnerTexts()).map((t) => t.trim())))
+        : [],
+      expected,
+    );
+    for (const audience of Object.keys(arms)) expect(await page.getByRole("heading", { name: `Audience: ${audience}` }).count()).toBe(1);
+    expect(await page.getByTestId("srm-ok").count()).toBe(2);
+    expect(errors).toEqual([]);
+  });
 });

@@ -136,7 +136,7 @@ function ResultsBody({
       ) : null}
       {data.diagnostics ? <FewVisitorsNotice diagnostics={data.diagnostics} /> : null}
       <ResultsSummary results={data} />
-      <ExposureTable variations={data.variations} />
+      <ExposureTable variations={data.variations} rules={experience?.rules} ruleResults={data.rules} />
       {data.rules.length === 0 ? (
         <p className="notice" data-testid="no-metrics">
           {experience && experience.goals.length === 0
