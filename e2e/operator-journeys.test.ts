@@ -498,4 +498,42 @@ describe("operator journeys, built in the dashboard and measured from real visit
     expect(await page.getByTestId("srm-ok").count()).toBe(2);
     expect(errors).toEqual([]);
   });
+
+  it("weights changed while the test runs: returning shoppers keep their variation, Results count everyone once, the split check passes", { timeout: 600_000 }, async () => {
+    const PATH = "/products/cradle-cap-foam-shampoo";
+    const built = await buildExperience({ name: "Weights moved", path: PATH, title: "Cradle Cap Foam Shampoo" });
+    await setStatus(built.url, "Start", "running");
+
+    const RETURNING = 4;
+    const people = await Promise.all(Array.from({ length: RETURNING }, () => newVisitor(browser)));
+    try {
+      const arms: Record<string, number> = { Control: 0, "Variation B": 0 };
+      const first = await shoppers(RETURNING, (i) => view(people[i]!, PATH, built.id));
+      for (const v of first) arms[armOf(built, v.title) ?? "Control"]!++;
+
+      // 80 / 20 from now on, saved in the editor of the running experience.
+      await page.goto(built.url);
+      const boxes = page.getByTestId("rule").getByTestId("variation");
+      await boxes.nth(0).getByLabel("Weight").fill("80");
+      await boxes.nth(1).getByLabel("Weight").fill("20");
+      const saved = page.waitForResponse((r) => r.url().endsWith(`/api/experiences/${built.id}`) && r.request().method() === "PUT");
+      await page.getByRole("button", { name: "Save changes" }).click();
+      expect((await saved).status()).toBe(200);
+
+      // Returning shoppers (twice: the first view may run the snippet they have) and new ones.
+      await shoppers(RETURNING, (i) => view(people[i]!, PATH, built.id));
+      const again = await shoppers(RETURNING, (i) => view(people[i]!, PATH, built.id));
+      again.forEach((v, i) => expect([v.title, v.exposed], `returning shopper ${i}`).toEqual([first[i]!.title, true]));
+      const fresh = await shoppers(8, () => freshVisit(PATH, built.id));
+      for (const v of fresh) {
+        expect(v.exposed).toBe(true);
+        arms[armOf(built, v.title) ?? "Control"]!++;
+      }
+      await expectResults(built, () => exposedVisitors(Object.keys(arms)), arms);
+      expect(await page.getByTestId("srm-ok").count(), await page.locator("main").innerText()).toBe(1);
+    } finally {
+      await Promise.all(people.map((c) => c.close()));
+    }
+    expect(errors).toEqual([]);
+  });
 });
