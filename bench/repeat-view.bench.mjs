@@ -2,7 +2,7 @@
 // long after navigation start a returning visitor's page is revealed, with 30 changes on a product
 // page and the service answering after BENCH_DELAY_MS (100 ms by default; 0 as well).
 //
-// Ours: storefit.js built from source as build.mjs does, with the settings a snippet gives (its
+// Ours: storefit.js built from source as build.mjs does (its compile hint first), with the settings a snippet gives (its
 // `revision`), its config answer marked cacheable (docs/api.md "Answer cache"): a repeat view
 // applies the kept answer and reveals without waiting, then asks behind the reveal.
 // GrowthBook: @growthbook/growthbook's auto.min.js (its documented script tag), loaded the same
@@ -22,6 +22,7 @@
 import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
+import { COMPILE_HINT } from "../packages/sdk/compile-hint.mjs";
 import { CHANGE_KINDS, DESKTOP_UA, GIF, bundle, launch, median, ms, productSections, root, serve } from "./sdk-lib.mjs";
 
 const TRIALS = Number(process.env.BENCH_TRIALS ?? 15);
@@ -56,7 +57,7 @@ const gbPayload = JSON.stringify({
   experiments: [{ key: "bench-visual", hashAttribute: "id", weights: [0, 1], coverage: 1, variations: [{}, { domMutations }], urlPatterns: [{ type: "simple", include: true, pattern: "/gb/p" }] }],
 });
 
-const ours = await bundle(`import "./packages/sdk/src/boot/index.ts";`);
+const ours = COMPILE_HINT + (await bundle(`import "./packages/sdk/src/boot/index.ts";`));
 const growthbook = readFileSync(join(root, "node_modules/@growthbook/growthbook/dist/bundles/auto.min.js"), "utf8");
 
 let delay = 100;

@@ -42,6 +42,12 @@ describe("size budget (npm run size)", () => {
     expect(r.status).toBe(0);
   });
 
+  it("storefit.js asks V8 to compile it eagerly (its first line, packages/sdk/compile-hint.mjs); the files loaded after the reveal do not", () => {
+    const first = (name: string) => readFileSync(join(root, "packages/sdk/dist", name), "utf8").split("\n", 1)[0];
+    expect(first("storefit.js")).toBe("//# allFunctionsCalledOnLoad");
+    expect(first("storefit-ext.js")).not.toContain("allFunctionsCalledOnLoad");
+  });
+
   it("fails for a file over 16 KiB gzip", () => {
     const big = join(mkdtempSync(join(tmpdir(), "storefit-size-")), "big.js");
     writeFileSync(big, randomBytes(20_000).toString("base64"));

@@ -5,6 +5,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { build } from "esbuild";
 import { minify } from "terser";
+import { COMPILE_HINT } from "./compile-hint.mjs";
 
 const common = {
   bundle: true,
@@ -48,7 +49,7 @@ async function shipped(entry, name) {
     mangle: true,
     format: { comments: false },
   });
-  writeFileSync(`dist/${name}.js`, result.code);
+  writeFileSync(`dist/${name}.js`, (name === "storefit" ? COMPILE_HINT : "") + result.code);
 }
 
 await Promise.all(
