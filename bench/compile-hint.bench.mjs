@@ -6,7 +6,9 @@
 // answer (its Resource Timing responseEnd to `storefit:revealed`), and on every view navigation
 // start to the reveal (repeat views reveal from the kept answer, before their call), with the
 // ratio hinted / plain and the load average.
-// Env: BENCH_TRIALS (24), BENCH_DELAY_MS (100).
+// BENCH_SNIPPET=1 serves each file as the service's snippet does (routes/assets.ts snippetOf): the
+// hint (when the file has it), the settings line, then the script.
+// Env: BENCH_TRIALS (24), BENCH_DELAY_MS (100), BENCH_SNIPPET (0).
 
 /* global window, document */
 import { loadavg } from "node:os";
@@ -15,6 +17,7 @@ import { DESKTOP_UA, bundle, launch, median, ms, productSections, serve } from "
 
 const TRIALS = Number(process.env.BENCH_TRIALS ?? 24);
 const DELAY = Number(process.env.BENCH_DELAY_MS ?? 100);
+const SNIPPET = process.env.BENCH_SNIPPET === "1";
 const load = () => loadavg().map((x) => x.toFixed(1)).join(" ");
 const loadBefore = load();
 const { body, configs } = productSections(30);
@@ -22,15 +25,16 @@ const plain = await bundle(`import "./packages/sdk/src/boot/index.ts";`);
 const files = { plain, hinted: COMPILE_HINT + plain };
 
 let port = 0;
+const settings = () =>
+  `window.storefitSettings=${JSON.stringify({ client_key: "ck_bench", api_host: `http://api.localhost:${port}`, domain: "shop.localhost", revision: 1 })};`;
 const page = (name) => ({
-  body: `<!doctype html><html><head><meta charset="utf-8"><title>Soap</title><script>window.storefitSettings=${JSON.stringify({
-    client_key: "ck_bench",
-    api_host: `http://api.localhost:${port}`,
-    domain: "shop.localhost",
-    revision: 1,
-  })}</script><script src="/sdk/${name}.js"></script></head><body><h1>Gentle soap</h1>${body}</body></html>`,
+  body: `<!doctype html><html><head><meta charset="utf-8"><title>Soap</title>${SNIPPET ? "" : `<script>${settings()}</script>`}<script src="/sdk/${name}.js"></script></head><body><h1>Gentle soap</h1>${body}</body></html>`,
 });
-const script = (name) => () => ({ type: "application/javascript", body: files[name], headers: { "cache-control": "public, max-age=300" } });
+const script = (name) => () => ({
+  type: "application/javascript",
+  body: SNIPPET ? (name === "hinted" ? COMPILE_HINT : "") + `${settings()}\n${plain}` : files[name],
+  headers: { "cache-control": "public, max-age=300" },
+});
 const server = await serve({
   "/plain": () => page("plain"),
   "/hinted": () => page("hinted"),
@@ -68,7 +72,7 @@ for (let i = 0; i < TRIALS; i++)
 await browser.close();
 await server.close();
 
-console.log(`storefit.js with and without its compile hint, 30 configs, service after ${DELAY} ms, median of ${TRIALS} visitors each (Chromium)`);
+console.log(`storefit.js with and without its compile hint${SNIPPET ? " (as the snippet: settings line first)" : ""}, 30 configs, service after ${DELAY} ms, median of ${TRIALS} visitors each (Chromium)`);
 ["first view", "second view", "third view"].forEach((label, k) => {
   const measures = [["navigation to reveal", (v) => v.revealed]];
   if (k === 0) measures.unshift(["hidden after the answer", (v) => v.hidden]);

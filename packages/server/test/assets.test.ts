@@ -7,6 +7,7 @@ import type { FastifyInstance } from "fastify";
 import { DEMO_CLIENT_KEY } from "../src/seed/demo.js";
 import { makeApp } from "./helpers.js";
 import type { TestApp } from "./helpers.js";
+import { snippetOf } from "../src/routes/assets.js";
 
 let t: TestApp;
 let app: FastifyInstance;
@@ -91,6 +92,14 @@ describe("scripts", () => {
     const nothing = await app.inject("/api/nothing");
     expect(nothing.statusCode).toBe(404);
     expect(nothing.json()).toMatchObject({ error: { code: "not_found" } });
+  });
+});
+
+describe("the snippet's compile hint (packages/sdk/compile-hint.mjs)", () => {
+  it("starts the snippet with the script's compile hint, so V8 reads it as the file's first line", () => {
+    const script = "//# allFunctionsCalledOnLoad\n(()=>{})();";
+    expect(snippetOf("window.storefitSettings={};", script)).toBe("//# allFunctionsCalledOnLoad\nwindow.storefitSettings={};\n(()=>{})();");
+    expect(snippetOf("window.storefitSettings={};", "(()=>{})();")).toBe("window.storefitSettings={};\n(()=>{})();");
   });
 });
 

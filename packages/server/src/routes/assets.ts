@@ -36,6 +36,15 @@ function etagOf(text: string): string {
 /** The snippet's caching: always revalidated, in the background while a week-old copy is used. */
 export const SNIPPET_CACHE_CONTROL = "public, max-age=0, stale-while-revalidate=604800";
 
+/**
+ * The snippet's text: the settings line, then the script. A compile hint that starts the script
+ * (packages/sdk/compile-hint.mjs) starts the snippet instead: V8 reads it as the file's first line.
+ */
+export function snippetOf(settingsLine: string, script: string): string {
+  const hint = /^\/\/# allFunctionsCalledOnLoad\n/.exec(script)?.[0] ?? "";
+  return `${hint}${settingsLine}\n${script.slice(hint.length)}`;
+}
+
 /** The settings global of product.md §2 for one account. */
 export function settingsFor(account: Account, apiHost: string): StorefitSettings {
   return {
@@ -154,7 +163,7 @@ export function assetRoutes(
       // Stale-while-revalidate: a page load never waits for the snippet it already has, and its
       // `revision` is at most one page view old (docs/api.md "Answer cache"): a view after a
       // publish runs the kept snippet and fetches the new one for the next view.
-      const body = `window.storefitSettings=${jsLiteral(settingsFor(account, apiHost))};\n${f.text}`;
+      const body = snippetOf(`window.storefitSettings=${jsLiteral(settingsFor(account, apiHost))};`, f.text);
       const etag = etagOf(body);
       reply.header("etag", etag).header("cache-control", SNIPPET_CACHE_CONTROL).header("x-content-type-options", "nosniff");
       if (req.headers["if-none-match"] === etag) return reply.code(304).send();
