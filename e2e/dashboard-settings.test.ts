@@ -41,8 +41,9 @@ async function snippetSettings(): Promise<StorefitSettings> {
   const res = await fetch(`${stack.apiUrl}/v1/accounts/ck_demo_littlesprouts/snippet.js`);
   expect(res.status).toBe(200);
   const text = await res.text();
-  const m = /^window\.storefitSettings=(.*?);\n/s.exec(text);
-  expect(m, "the snippet starts with the settings global").not.toBeNull();
+  // The script's compile hint first (routes/assets.ts snippetOf), then the settings global.
+  const m = /^\/\/# allFunctionsCalledOnLoad\nwindow\.storefitSettings=(.*?);\n/s.exec(text);
+  expect(m, "the snippet starts with the compile hint, then the settings global").not.toBeNull();
   return JSON.parse(m![1]!) as StorefitSettings;
 }
 

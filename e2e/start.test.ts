@@ -43,7 +43,7 @@ describe("npm start", () => {
       expect(dashboard.headers.get("content-type")).toMatch(/text\/html/);
       expect(await dashboard.text()).toContain('<div id="root">');
       const snippet = await fetch(`${api}/v1/accounts/ck_demo_littlesprouts/snippet.js`);
-      expect(await snippet.text()).toMatch(/^window\.storefitSettings=\{"/);
+      expect(await snippet.text()).toMatch(/^\/\/# allFunctionsCalledOnLoad\nwindow\.storefitSettings=\{"/);
 
       // The new demo account comes with simulated history: the seeded A/B test has results.
       expect(output).toMatch(/Simulated 14 days of demo history: [\d,]+ visitors/);
