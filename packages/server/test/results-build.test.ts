@@ -159,16 +159,21 @@ describe("results state made from nothing on SQLite", () => {
     expect(stateBuild.slices - slicesBefore).toBeLessThan(20);
   });
 
-  it("a state of an earlier format (a node of another version wrote it) is made again, not folded into", async () => {
+  // Format 1 kept the goals' JSON alone, and its rows (results_seen) the fold no longer reads;
+  // format 2 ("2 " before the JSON) took a visitor without a row for a new one, where format 3
+  // recounts them: a node of either version beside this one must not have its state folded into.
+  it.each([
+    ["1", ""],
+    ["2", "2 "],
+  ])("a state of format %s (a node of another version wrote it) is made again, not folded into", async (_format, prefix) => {
     const [store] = open();
     const written = history(store!, 10);
     const db = store!.sqlite.db;
-    // Format 1 kept the goals' JSON alone, and its rows (results_seen) the fold no longer reads:
-    // at the last seqs, with totals that count nobody, as if nothing had been exposed.
+    // At the last seqs, with totals that count nobody, as if nothing had been exposed.
     db.prepare(
       `INSERT INTO results_state (account_id, experience_id, goals, event_seq, exposure_seq, totals)
        VALUES ('acc', ?, ?, (SELECT max(seq) FROM events), (SELECT max(seq) FROM exposures), ?)`,
-    ).run(EXPERIENCE, JSON.stringify(GOALS), JSON.stringify({ visitors: 0, seen: {}, days: {}, sums: {} }));
+    ).run(EXPERIENCE, prefix + JSON.stringify(GOALS), JSON.stringify({ visitors: 0, seen: {}, days: {}, sums: {} }));
     expect(await store!.foldResults("acc", EXPERIENCE, GOALS)).toEqual(expected(written));
   });
 

@@ -43,10 +43,14 @@ export const goalsKey = (goals: readonly GoalDefinition[]): string => `${STATE_F
 /**
  * What a state row's rows mean, in its goals column: a node reading a state of another format
  * (one of another version, during a rolling deploy) takes it for other goals and makes the state
- * again from nothing, rather than folding into it by other rules. Format 2: the variations each
- * visitor saw are read from the exposures (no results_seen rows); format 1 (no prefix) kept them.
+ * again from nothing, rather than folding into it by other rules. Any change to what a visitor
+ * row, or its absence, means needs a new format. Format 3: a visitor without a row is one with
+ * few events, recounted from their exposures and events up to the watermark (STATE_ROW_EVENTS);
+ * format 2 took a visitor without a row for a new one (a node of that version beside this one
+ * counted such visitors twice); format 2 and 3 read the variations each visitor saw from the
+ * exposures; format 1 (no prefix) kept them in results_seen rows.
  */
-const STATE_FORMAT = 2;
+const STATE_FORMAT = 3;
 
 /** The event types the goals read: the fold reads only these events. */
 export const goalTypes = (goals: readonly GoalDefinition[]): string[] => [...new Set(goals.map((g) => GOAL_EVENT_TYPES[g.kind]))];

@@ -532,7 +532,9 @@ export function postgresResults(pool: pg.Pool): ResultsStore {
             // arrived, or a long build's arrivals): this slice only, in its own transaction, so
             // that neither the state row's lock nor the event loop is held for the whole backlog.
             const end = await foldSliceEnd(client, accountId, from, to);
-            if (end.last) return foldFrom(client, accountId, experienceId, goals, matcher, totals, from, to);
+            // To `end`, not `to`: another caller's slices may have carried one watermark past this
+            // caller's target, and folding "to" it would move that watermark back (counted twice).
+            if (end.last) return foldFrom(client, accountId, experienceId, goals, matcher, totals, from, end);
             await foldFrom(client, accountId, experienceId, goals, matcher, totals, from, end);
             return { slice: to };
           }

@@ -544,7 +544,9 @@ export function sqliteResults(d: SqliteDb): SqliteResults {
             // More than a slice's worth behind (an experience left unopened while events
             // arrived, or a long build's arrivals): this slice only, in its own transaction.
             const end = foldSliceEnd(accountId, from, to);
-            if (end.last) return foldFrom(key, goals, matcher, totals, from, to);
+            // To `end`, not `to`: another caller's slices may have carried one watermark past this
+            // caller's target, and folding "to" it would move that watermark back (counted twice).
+            if (end.last) return foldFrom(key, goals, matcher, totals, from, end);
             foldFrom(key, goals, matcher, totals, from, end);
             return { slice: to };
           }
