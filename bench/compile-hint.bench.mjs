@@ -72,7 +72,7 @@ for (let i = 0; i < TRIALS; i++)
 await browser.close();
 await server.close();
 
-console.log(`storefit.js with and without its compile hint${SNIPPET ? " (as the snippet: settings line first)" : ""}, 30 configs, service after ${DELAY} ms, median of ${TRIALS} visitors each (Chromium)`);
+console.log(`storefit.js with and without its compile hint${SNIPPET ? " (as the snippet: the hint, the settings line, the script)" : ""}, 30 configs, service after ${DELAY} ms, median of ${TRIALS} visitors each (Chromium)`);
 ["first view", "second view", "third view"].forEach((label, k) => {
   const measures = [["navigation to reveal", (v) => v.revealed]];
   if (k === 0) measures.unshift(["hidden after the answer", (v) => v.hidden]);
