@@ -5,8 +5,8 @@
 // number comes from the visits. (e2e/ab-test-end-to-end.test.ts does the same with a TRACK goal.)
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
-import { DESKTOP_UA, launchBrowser, newVisitor, signInToDashboard, startStack } from "./harness.js";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { DESKTOP_UA, count, launchBrowser, newVisitor, rowOf, signInToDashboard, startStack } from "./harness.js";
 import type { Stack } from "./harness.js";
 
 const PRODUCT_PATH = "/products/gentle-baby-wash";
@@ -80,15 +80,6 @@ async function shop(checkout: boolean, order: boolean, checkoutBefore: boolean):
   }
 }
 
-/** The cells of a variation's row in a results table, by column header. */
-async function rowOf(table: Locator, variation: string): Promise<Record<string, string>> {
-  // textContent: the headers are upper-cased by CSS, which innerText would report.
-  const headers = await table.getByRole("columnheader").allTextContents();
-  const row = table.getByRole("row").filter({ has: table.page().getByText(variation, { exact: true }) });
-  const cells = await row.locator("th, td").allInnerTexts();
-  return Object.fromEntries(headers.map((h, i) => [h.trim(), (cells[i] ?? "").trim()]));
-}
-const count = (text: string | undefined) => Number((text ?? "").replace(/[^0-9]/g, ""));
 const money = (text: string | undefined) => Number((text ?? "").replace(/[^0-9.]/g, ""));
 
 describe("an A/B test on the cart, built in the dashboard, measured by checkouts", () => {

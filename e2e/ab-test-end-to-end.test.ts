@@ -8,8 +8,8 @@
 // element).
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
-import { DESKTOP_UA, launchBrowser, newVisitor, signInToDashboard, startStack } from "./harness.js";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { DESKTOP_UA, count, launchBrowser, newVisitor, rowOf, signInToDashboard, startStack } from "./harness.js";
 import type { Stack } from "./harness.js";
 
 const PRODUCT_PATH = "/products/gentle-baby-wash";
@@ -85,15 +85,6 @@ async function retitleInVisualEditor(page: Page, title: string): Promise<void> {
   await expect.poll(() => page.getByText("Saved", { exact: true }).count()).toBeGreaterThan(0);
 }
 
-/** The cells of a variation's row in a results table, by column header. */
-async function rowOf(table: Locator, variation: string): Promise<Record<string, string>> {
-  // textContent: the headers are upper-cased by CSS, which innerText would report.
-  const headers = await table.getByRole("columnheader").allTextContents();
-  const row = table.getByRole("row").filter({ has: table.page().getByText(variation, { exact: true }) });
-  const cells = await row.locator("th, td").allInnerTexts();
-  return Object.fromEntries(headers.map((h, i) => [h.trim(), (cells[i] ?? "").trim()]));
-}
-const count = (text: string | undefined) => Number((text ?? "").replace(/[^0-9]/g, ""));
 
 /** The visitors exposed per variation, as the Results screen of the experience at `url` lists them. */
 async function exposedPerVariation(page: Page, url: string): Promise<Record<string, number>> {

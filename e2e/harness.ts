@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Page, Request } from "playwright-core";
+import type { Locator, Page, Request } from "playwright-core";
 import { buildApp } from "../packages/server/src/app.js";
 import { openSqliteStore, type SqliteStore } from "../packages/server/src/store/sqlite/index.js";
 import { seedDemo } from "../packages/server/src/seed/demo.js";
@@ -85,3 +85,14 @@ export function captureApiRequests(page: Page, apiUrl: string): { url: URL; body
   return seen;
 }
 
+/** The cells of a variation's row in a Results table, by column header. */
+export async function rowOf(table: Locator, variation: string): Promise<Record<string, string>> {
+  // textContent: the headers are upper-cased by CSS, which innerText would report.
+  const headers = await table.getByRole("columnheader").allTextContents();
+  const row = table.getByRole("row").filter({ has: table.page().getByText(variation, { exact: true }) });
+  const cells = await row.locator("th, td").allInnerTexts();
+  return Object.fromEntries(headers.map((h, i) => [h.trim(), (cells[i] ?? "").trim()]));
+}
+
+/** A count as the screen shows it ("1,204") as a number. */
+export const count = (text: string | undefined) => Number((text ?? "").replace(/[^0-9]/g, ""));

@@ -9,8 +9,8 @@
 // there, so each product page view sends one exposure request, with or without ours in it.
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
-import { DESKTOP_UA, launchBrowser, newVisitor, signInToDashboard, startStack } from "./harness.js";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { DESKTOP_UA, count, launchBrowser, newVisitor, rowOf, signInToDashboard, startStack } from "./harness.js";
 import type { Stack } from "./harness.js";
 
 const AT_ONCE = 3;
@@ -155,15 +155,6 @@ function armOf(built: Built, title: string): string | null {
   return found ? found[0] : title === built.titles.Control ? null : `unexpected title ${title}`;
 }
 
-/** The cells of a variation's row in a table, by column header. */
-async function rowOf(table: Locator, variation: string): Promise<Record<string, string>> {
-  // textContent: the headers are upper-cased by CSS, which innerText would report.
-  const headers = await table.getByRole("columnheader").allTextContents();
-  const row = table.getByRole("row").filter({ has: table.page().getByText(variation, { exact: true }) });
-  const cells = await row.locator("th, td").allInnerTexts();
-  return Object.fromEntries(headers.map((h, i) => [h.trim(), (cells[i] ?? "").trim()]));
-}
-const count = (text: string | undefined) => Number((text ?? "").replace(/[^0-9]/g, ""));
 
 /**
  * Polls the experience's Results screen until `read` (run on the freshly loaded screen) gives
