@@ -3,38 +3,21 @@
 // before it ends; on PostgreSQL no transaction holds the state row across it), what arrives meanwhile is counted by its catch-up fold, two builders
 // at once count nothing twice, and a builder whose claim was taken over gives up and leaves no
 // rows that count. The answers are checked against the definition (support/results-data.ts).
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import { join } from "node:path";
-import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
-import pg from "pg";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SETTINGS_DEFAULTS } from "@storefit/contract";
 import { buildApp } from "../src/app.js";
 import { ResultsBuildBusy, stateBuild } from "../src/results/build.js";
 import { isStoreBusy } from "../src/store/errors.js";
-import { openPostgresStore } from "../src/store/postgres/index.js";
-import { openSqliteStore } from "../src/store/sqlite/index.js";
 import type { SqliteStore } from "../src/store/sqlite/index.js";
-import { EXPERIENCE, GOALS, expectedAggregate, expectedExposed, random, round } from "./support/results-data.js";
+import { EXPERIENCE, GOALS, SHOP, expectedFold, random, round } from "./support/results-data.js";
 import type { Written } from "./support/results-data.js";
-import { freshDatabase } from "./support/postgres.js";
+import { openBackend } from "./support/stores.js";
 
-const dir = mkdtempSync(join(os.tmpdir(), "storefit-results-build-"));
-const opened: SqliteStore[] = [];
-afterAll(() => {
-  for (const s of opened) s.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-let files = 0;
-/** A store on a new file, with the account; `also`: more nodes (connections) on the same file. */
-function open(also = 0): SqliteStore[] {
-  const file = join(dir, `results-${files++}.sqlite`);
-  const stores = Array.from({ length: 1 + also }, () => openSqliteStore(file));
-  for (const s of stores) s.migrate();
-  opened.push(...stores);
-  stores[0]!.createAccount({ id: "acc", name: "Shop", client_key: "key-acc", settings: { ...SETTINGS_DEFAULTS, domain: "shop.example" } });
-  return stores;
+/** `nodes` stores (processes) on a new SQLite file, with the account. */
+async function open(nodes = 1): Promise<SqliteStore[]> {
+  const b = await openBackend("sqlite", { nodes });
+  b.store.createAccount(SHOP);
+  return b.nodes;
 }
 
 /** Stored visitors and events, enough for many slices of 50 rows. */
@@ -45,7 +28,6 @@ function history(store: SqliteStore, seed: number): Written {
   return written;
 }
 
-const expected = (written: Written) => ({ aggregate: expectedAggregate(written, GOALS), exposed: expectedExposed(written) });
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 const defaultSlice = stateBuild.sliceRows;
@@ -58,7 +40,7 @@ afterEach(() => {
 
 describe("results state made from nothing on SQLite", () => {
   it("runs in slices: a health check is answered before it ends, and what arrives meanwhile is counted", async () => {
-    const [store] = open();
+    const [store] = await open();
     const written = history(store!, 5);
     expect(written.events.length).toBeGreaterThan(2_000);
     const app = await buildApp({ store: store!, log: false });
@@ -90,7 +72,7 @@ describe("results state made from nothing on SQLite", () => {
       // The next call folds only what came after the build's catch-up: it equals the definition
       // over everything written, and the state made again from nothing, bit for bit.
       const folded = await store!.foldResults("acc", EXPERIENCE, GOALS);
-      expect(folded).toEqual(expected(written));
+      expect(folded).toEqual(expectedFold(written));
       store!.sqlite.db.exec("DELETE FROM results_state");
       expect(await store!.foldResults("acc", EXPERIENCE, GOALS)).toEqual(folded);
     } finally {
@@ -99,7 +81,7 @@ describe("results state made from nothing on SQLite", () => {
   });
 
   it("two nodes building at once count nothing twice: one builds, the other waits and folds from it", async () => {
-    const [a, b] = open(1);
+    const [a, b] = await open(2);
     const written = history(a!, 6);
     const next = random(7);
     let done = 0;
@@ -110,12 +92,12 @@ describe("results state made from nothing on SQLite", () => {
     }
     await Promise.all(both);
     const folded = await b!.foldResults("acc", EXPERIENCE, GOALS);
-    expect(folded).toEqual(expected(written));
+    expect(folded).toEqual(expectedFold(written));
     expect(await a!.foldResults("acc", EXPERIENCE, GOALS)).toEqual(folded);
   });
 
   it("a builder whose claim is taken over gives up; the state is made once, exactly", async () => {
-    const [store] = open();
+    const [store] = await open();
     const written = history(store!, 8);
     const db = store!.sqlite.db;
     const claim = () => db.prepare("SELECT event_seq, totals FROM results_state").get() as { event_seq: number; totals: string } | undefined;
@@ -139,13 +121,13 @@ describe("results state made from nothing on SQLite", () => {
     // builder then builds again, writing over the abandoned rows.
     db.prepare("DELETE FROM results_state").run();
     const folded = await building;
-    expect(folded).toEqual(expected(written));
+    expect(folded).toEqual(expectedFold(written));
     expect(JSON.parse(db.prepare("SELECT state FROM results_visitors WHERE user_id = 'u1'").pluck().get() as string)).not.toEqual({});
     expect(await store!.foldResults("acc", EXPERIENCE, GOALS)).toEqual(folded);
   });
 
   it("reads the seqs from the account's first event: another account's earlier events cost no slices", async () => {
-    const [store] = open();
+    const [store] = await open();
     store!.createAccount({ id: "big", name: "Big", client_key: "key-big", settings: { ...SETTINGS_DEFAULTS, domain: "big.example" } });
     const next = random(12);
     const theirs: Written = { exposures: [], events: [] };
@@ -154,7 +136,7 @@ describe("results state made from nothing on SQLite", () => {
     store!.commitClientWrites(round(next, "acc", 100, 20, written));
     expect(theirs.events.length).toBeGreaterThan(5_000);
     const slicesBefore = stateBuild.slices;
-    expect(await store!.foldResults("acc", EXPERIENCE, GOALS)).toEqual(expected(written));
+    expect(await store!.foldResults("acc", EXPERIENCE, GOALS)).toEqual(expectedFold(written));
     // A few slices of 50 rows for the account's own rows; from seq 0, over 200 more.
     expect(stateBuild.slices - slicesBefore).toBeLessThan(20);
   });
@@ -166,7 +148,7 @@ describe("results state made from nothing on SQLite", () => {
     ["1", ""],
     ["2", "2 "],
   ])("a state of format %s (a node of another version wrote it) is made again, not folded into", async (_format, prefix) => {
-    const [store] = open();
+    const [store] = await open();
     const written = history(store!, 10);
     const db = store!.sqlite.db;
     // At the last seqs, with totals that count nobody, as if nothing had been exposed.
@@ -174,29 +156,25 @@ describe("results state made from nothing on SQLite", () => {
       `INSERT INTO results_state (account_id, experience_id, goals, event_seq, exposure_seq, totals)
        VALUES ('acc', ?, ?, (SELECT max(seq) FROM events), (SELECT max(seq) FROM exposures), ?)`,
     ).run(EXPERIENCE, prefix + JSON.stringify(GOALS), JSON.stringify({ visitors: 0, seen: {}, days: {}, sums: {} }));
-    expect(await store!.foldResults("acc", EXPERIENCE, GOALS)).toEqual(expected(written));
+    expect(await store!.foldResults("acc", EXPERIENCE, GOALS)).toEqual(expectedFold(written));
   });
 
   it("a stale claim (its builder stopped) is taken over", async () => {
-    const [store] = open();
+    const [store] = await open();
     const written = history(store!, 9);
     store!.sqlite.db
       .prepare("INSERT INTO results_state (account_id, experience_id, goals, event_seq, exposure_seq, totals) VALUES ('acc', ?, ?, -1, -1, ?)")
       .run(EXPERIENCE, JSON.stringify(GOALS), JSON.stringify({ building: "a-stopped-node", at: Date.now() - 10 * 60_000 }));
-    expect(await store!.foldResults("acc", EXPERIENCE, GOALS)).toEqual(expected(written));
+    expect(await store!.foldResults("acc", EXPERIENCE, GOALS)).toEqual(expectedFold(written));
   });
 });
 
 describe("results state made from nothing on PostgreSQL", () => {
   it("runs in slices outside a transaction: the state row stays free, a health check is answered, arrivals are counted", async () => {
-    const database = await freshDatabase();
-    const store = await openPostgresStore(database.url);
-    const sql = new pg.Client({ connectionString: database.url });
-    await sql.connect();
+    const { store, query, exec } = await openBackend("postgres");
+    await store.createAccount(SHOP);
     const app = await buildApp({ store, log: false });
     try {
-      await store.migrate();
-      await store.createAccount({ id: "acc", name: "Shop", client_key: "key-acc", settings: { ...SETTINGS_DEFAULTS, domain: "shop.example" } });
       const next = random(5);
       const written: Written = { exposures: [], events: [] };
       for (let r = 0; r < 8; r++) await store.commitClientWrites(round(next, "acc", r, 300, written));
@@ -213,12 +191,12 @@ describe("results state made from nothing on PostgreSQL", () => {
       let claimed = false;
       for (let i = 0; !claimed && !done && i < 10_000; i++) {
         await tick();
-        claimed = Number((await sql.query("SELECT event_seq FROM results_state")).rows[0]?.event_seq ?? 0) === -1;
+        claimed = (await query<{ event_seq: number }>("SELECT event_seq FROM results_state"))[0]?.event_seq === -1;
       }
       expect(claimed).toBe(true);
-      await sql.query("BEGIN");
-      await sql.query("SELECT 1 FROM results_state FOR UPDATE NOWAIT");
-      await sql.query("COMMIT");
+      await exec("BEGIN");
+      await exec("SELECT 1 FROM results_state FOR UPDATE NOWAIT");
+      await exec("COMMIT");
       const health = app.inject({ method: "GET", url: "/healthz" }).then((res) => order.push(`healthz ${res.statusCode}`));
       const more = random(99);
       let arrivals = 0;
@@ -231,32 +209,24 @@ describe("results state made from nothing on PostgreSQL", () => {
       expect(stateBuild.slices - slicesBefore).toBeGreaterThan(10);
       expect(arrivals).toBeGreaterThan(0);
       const folded = await store.foldResults("acc", EXPERIENCE, GOALS);
-      expect(folded).toEqual(expected(written));
-      await sql.query("DELETE FROM results_state");
+      expect(folded).toEqual(expectedFold(written));
+      await exec("DELETE FROM results_state");
       expect(await store.foldResults("acc", EXPERIENCE, GOALS)).toEqual(folded);
     } finally {
       await app.close();
-      await sql.end();
-      await store.close();
-      await database.drop();
     }
   });
   it("a caller finding another's fresh claim waits at most stateBuild.claimWaitMs, then says busy", async () => {
-    const database = await freshDatabase();
-    const store = await openPostgresStore(database.url);
+    const { store, query } = await openBackend("postgres");
     const defaultWait = stateBuild.claimWaitMs;
     stateBuild.claimWaitMs = 200;
     try {
-      await store.migrate();
-      await store.createAccount({ id: "acc", name: "Shop", client_key: "key-acc", settings: { ...SETTINGS_DEFAULTS, domain: "shop.example" } });
-      const sql = new pg.Client({ connectionString: database.url });
-      await sql.connect();
-      await sql.query("INSERT INTO results_state (account_id, experience_id, goals, event_seq, exposure_seq, totals) VALUES ('acc', $1, $2, -1, -1, $3)", [
+      await store.createAccount(SHOP);
+      await query("INSERT INTO results_state (account_id, experience_id, goals, event_seq, exposure_seq, totals) VALUES ('acc', $1, $2, -1, -1, $3)", [
         EXPERIENCE,
         JSON.stringify(GOALS),
         JSON.stringify({ building: "another-node", at: Date.now() }),
       ]);
-      await sql.end();
       const error = await Promise.resolve(store.foldResults("acc", EXPERIENCE, GOALS)).then(
         () => null,
         (e: unknown) => e,
@@ -265,8 +235,6 @@ describe("results state made from nothing on PostgreSQL", () => {
       expect(isStoreBusy(error)).toBe(true);
     } finally {
       stateBuild.claimWaitMs = defaultWait;
-      await store.close();
-      await database.drop();
     }
   });
 });

@@ -3,66 +3,19 @@
 // than the first, two at one millisecond, forced ones, events before exposure — the results
 // aggregate is what docs/results.md defines (support/results-data.ts computes it from what was
 // written), and the migration's backfill from the stored exposures gives the same.
-import { afterAll, describe, expect, it } from "vitest";
-import pg from "pg";
-import { SETTINGS_DEFAULTS } from "@storefit/contract";
+import { describe, expect, it } from "vitest";
 import { MIGRATIONS as SQLITE_MIGRATIONS } from "../src/store/migrations.js";
 import { MIGRATIONS as POSTGRES_MIGRATIONS } from "../src/store/postgres/migrations.js";
-import { openPostgresStore } from "../src/store/postgres/index.js";
-import { openSqliteStore } from "../src/store/sqlite/index.js";
-import type { Store } from "../src/store/types.js";
-import { EXPERIENCE, GOALS, expectedAggregate, random, round } from "./support/results-data.js";
+import { EXPERIENCE, GOALS, SHOP, expectedAggregate, random, round } from "./support/results-data.js";
 import type { Written } from "./support/results-data.js";
-import { freshDatabase } from "./support/postgres.js";
+import { BACKENDS, openBackend } from "./support/stores.js";
 
-type Backend = { store: Store; rebuildFirstExposures(): Promise<void>; close(): Promise<void> };
+const MIGRATIONS = { sqlite: SQLITE_MIGRATIONS, postgres: POSTGRES_MIGRATIONS };
 
-const backends: Record<string, () => Promise<Backend>> = {
-  sqlite: async () => {
-    const store = openSqliteStore(":memory:");
-    store.migrate();
-    const migration = SQLITE_MIGRATIONS.find((m) => m.name.includes("first exposure"))!;
-    return {
-      store,
-      rebuildFirstExposures: async () => {
-        store.sqlite.db.exec("DROP TABLE first_exposures");
-        store.sqlite.db.exec(migration.sql);
-      },
-      close: async () => store.close(),
-    };
-  },
-  postgres: async () => {
-    const database = await freshDatabase();
-    const store = await openPostgresStore(database.url);
-    await store.migrate();
-    const migration = POSTGRES_MIGRATIONS.find((m) => m.name.includes("first exposure"))!;
-    const sql = new pg.Client({ connectionString: database.url });
-    await sql.connect();
-    return {
-      store,
-      rebuildFirstExposures: async () => {
-        await sql.query("DROP TABLE first_exposures");
-        await sql.query(migration.sql);
-      },
-      close: async () => {
-        await sql.end();
-        await store.close();
-        await database.drop();
-      },
-    };
-  },
-};
-
-const opened: Backend[] = [];
-afterAll(async () => {
-  for (const b of opened) await b.close();
-});
-
-describe.each(Object.keys(backends))("first exposures on %s", (name) => {
+describe.each(BACKENDS)("first exposures on %s", (name) => {
   it("keep each visitor's first exposure through rounds of arrivals, and the backfill agrees", async () => {
-    const b = await backends[name]!();
-    opened.push(b);
-    await b.store.createAccount({ id: "acc", name: "Shop", client_key: "key-acc", settings: { ...SETTINGS_DEFAULTS, domain: "shop.example" } });
+    const b = await openBackend(name);
+    await b.store.createAccount(SHOP);
     const next = random(19);
     const written: Written = { exposures: [], events: [] };
     for (let r = 0; r < 4; r++) {
@@ -84,7 +37,9 @@ describe.each(Object.keys(backends))("first exposures on %s", (name) => {
     expect(lateEarlier).toBeGreaterThan(3);
 
     const before = await b.store.resultsAggregate("acc", EXPERIENCE, GOALS);
-    await b.rebuildFirstExposures();
+    // The table made again by its migration, from the stored exposures.
+    await b.exec("DROP TABLE first_exposures");
+    await b.exec(MIGRATIONS[name].find((m) => m.name.includes("first exposure"))!.sql);
     expect(await b.store.resultsAggregate("acc", EXPERIENCE, GOALS)).toEqual(before);
   });
 });

@@ -4,59 +4,17 @@
 // answers (resultsAggregate and exposureVisitors, and the definition in support/results-data.ts);
 // a goal change starts again; with decimal amounts the folded state equals one made from nothing,
 // bit for bit; two PostgreSQL nodes folding at once count nothing twice.
-import { afterAll, describe, expect, it } from "vitest";
-import pg from "pg";
-import { SETTINGS_DEFAULTS } from "@storefit/contract";
+import { describe, expect, it } from "vitest";
 import type { GoalDefinition } from "@storefit/contract";
-import { openPostgresStore } from "../src/store/postgres/index.js";
-import { openSqliteStore } from "../src/store/sqlite/index.js";
 import type { Store } from "../src/store/types.js";
-import { DECIMAL_AMOUNTS, EXPERIENCE, GOALS, OTHER_GOALS, expectedAggregate, expectedExposed, random, round } from "./support/results-data.js";
+import { DECIMAL_AMOUNTS, EXPERIENCE, GOALS, OTHER_GOALS, SHOP, expectedAggregate, expectedFold, random, round } from "./support/results-data.js";
 import type { Written } from "./support/results-data.js";
-import { freshDatabase } from "./support/postgres.js";
+import { BACKENDS, openBackend } from "./support/stores.js";
+import type { BackendName } from "./support/stores.js";
 
-type Backend = { store: Store; other?: Store; forgetState(): Promise<void>; close(): Promise<void> };
-
-const backends: Record<string, () => Promise<Backend>> = {
-  sqlite: async () => {
-    const store = openSqliteStore(":memory:");
-    store.migrate();
-    return {
-      store,
-      forgetState: async () => void store.sqlite.db.exec("DELETE FROM results_state"),
-      close: async () => store.close(),
-    };
-  },
-  postgres: async () => {
-    const database = await freshDatabase();
-    const store = await openPostgresStore(database.url);
-    await store.migrate();
-    const other = await openPostgresStore(database.url);
-    const sql = new pg.Client({ connectionString: database.url });
-    await sql.connect();
-    return {
-      store,
-      other,
-      forgetState: async () => void (await sql.query("DELETE FROM results_state")),
-      close: async () => {
-        await sql.end();
-        await store.close();
-        await other.close();
-        await database.drop();
-      },
-    };
-  },
-};
-
-const opened: Backend[] = [];
-afterAll(async () => {
-  for (const b of opened) await b.close();
-});
-
-async function open(name: string): Promise<Backend> {
-  const b = await backends[name]!();
-  opened.push(b);
-  await b.store.createAccount({ id: "acc", name: "Shop", client_key: "key-acc", settings: { ...SETTINGS_DEFAULTS, domain: "shop.example" } });
+async function open(name: BackendName, nodes = 1) {
+  const b = await openBackend(name, { nodes });
+  await b.store.createAccount(SHOP);
   return b;
 }
 
@@ -65,7 +23,7 @@ async function recomputed(store: Store, goals: readonly GoalDefinition[]) {
   return { aggregate: await store.resultsAggregate("acc", EXPERIENCE, goals), exposed: await store.exposureVisitors("acc", EXPERIENCE) };
 }
 
-describe.each(Object.keys(backends))("incremental results on %s", (name) => {
+describe.each(BACKENDS)("incremental results on %s", (name) => {
   it("equal a full recompute after every round of arrivals, and after a goal change", async () => {
     const b = await open(name);
     const next = random(2026);
@@ -76,11 +34,11 @@ describe.each(Object.keys(backends))("incremental results on %s", (name) => {
       await b.store.commitClientWrites(round(next, "acc", r, 40, written));
       if (r === 3) {
         // A goal change: the state starts again for the new goals, and again when they change back.
-        expect(await b.store.foldResults("acc", EXPERIENCE, OTHER_GOALS)).toEqual({ aggregate: expectedAggregate(written, OTHER_GOALS), exposed: expectedExposed(written) });
+        expect(await b.store.foldResults("acc", EXPERIENCE, OTHER_GOALS)).toEqual(expectedFold(written, OTHER_GOALS));
         await b.store.commitClientWrites(round(next, "acc", 100 + r, 20, written));
       }
       const folded = await b.store.foldResults("acc", EXPERIENCE, GOALS);
-      expect(folded).toEqual({ aggregate: expectedAggregate(written, GOALS), exposed: expectedExposed(written) });
+      expect(folded).toEqual(expectedFold(written));
       expect(folded).toEqual(await recomputed(b.store, GOALS));
       expect(await b.store.foldResults("acc", EXPERIENCE, GOALS)).toEqual(folded);
     }
@@ -104,7 +62,7 @@ describe.each(Object.keys(backends))("incremental results on %s", (name) => {
       await b.store.foldResults("acc", EXPERIENCE, GOALS);
     }
     const folded = await b.store.foldResults("acc", EXPERIENCE, GOALS);
-    await b.forgetState();
+    await b.exec("DELETE FROM results_state");
     const fromNothing = await b.store.foldResults("acc", EXPERIENCE, GOALS);
     expect(folded).toEqual(fromNothing);
     // The full SQL recompute sums in its own order: the counts are equal, the sums to the last digits.
@@ -123,14 +81,13 @@ describe.each(Object.keys(backends))("incremental results on %s", (name) => {
 
   if (name === "postgres") {
     it("two nodes folding the same arrivals at once count them once", async () => {
-      const b = await open(name);
+      const b = await open(name, 2);
       const next = random(11);
       const written: Written = { exposures: [], events: [] };
       for (let r = 0; r < 3; r++) {
         await b.store.commitClientWrites(round(next, "acc", r, 40, written));
-        const both = await Promise.all([b.store.foldResults("acc", EXPERIENCE, GOALS), b.other!.foldResults("acc", EXPERIENCE, GOALS)]);
-        const expected = { aggregate: expectedAggregate(written, GOALS), exposed: expectedExposed(written) };
-        expect(both).toEqual([expected, expected]);
+        const both = await Promise.all([b.store.foldResults("acc", EXPERIENCE, GOALS), b.nodes[1]!.foldResults("acc", EXPERIENCE, GOALS)]);
+        expect(both).toEqual([expectedFold(written), expectedFold(written)]);
       }
     });
   }

@@ -4,12 +4,14 @@
 //
 // Revenue amounts and probabilities are multiples of 1/8, so every sum is exact in any order: the
 // stores' answers can be compared with toEqual, floats included.
-import { matchDomain, matchPagePath } from "@storefit/contract";
+import { SETTINGS_DEFAULTS, matchDomain, matchPagePath } from "@storefit/contract";
 import type { GoalDefinition, TrackedEvent, User } from "@storefit/contract";
 import { GOAL_EVENT_TYPES, MAX_DATE_MS, NAMED_TYPES, eventName, eventPagePath, eventRevenue } from "../../src/store/event-fields.js";
-import type { ClientWrite, Exposure, ExposureDay, GoalSums, ResultsAggregate } from "../../src/store/types.js";
+import type { ClientWrite, Exposure, ExposureDay, GoalSums, NewAccount, ResultsAggregate } from "../../src/store/types.js";
 
 export const EXPERIENCE = "exp";
+/** The account the tests write their rows under ("acc"). */
+export const SHOP: NewAccount = { id: "acc", name: "Shop", client_key: "key-acc", settings: { ...SETTINGS_DEFAULTS, domain: "shop.example" } };
 const DAY = 86_400_000;
 const START = Date.UTC(2026, 10, 1);
 
@@ -200,4 +202,9 @@ export function expectedExposed(written: Written): { distinct: number; byVariati
     distinct: all.size,
     byVariation: [...byVariation].map(([variation_id, users]) => ({ variation_id, visitors: users.size })).sort((a, b) => byText(a.variation_id, b.variation_id)),
   };
+}
+
+/** What foldResults must answer for what was written: the aggregate and the exposed visitors. */
+export function expectedFold(written: Written, goals: readonly GoalDefinition[] = GOALS) {
+  return { aggregate: expectedAggregate(written, goals), exposed: expectedExposed(written) };
 }
