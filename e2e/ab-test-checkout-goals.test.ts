@@ -6,7 +6,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { DESKTOP_UA, count, launchBrowser, newVisitor, rowOf, signInToDashboard, startStack } from "./harness.js";
+import { DESKTOP_UA, count, createExperience, editVariationB, launchBrowser, newVisitor, rowOf, setStatus, signInToDashboard, startStack } from "./harness.js";
 import type { Stack } from "./harness.js";
 
 const PRODUCT_PATH = "/products/gentle-baby-wash";
@@ -92,40 +92,25 @@ describe("an A/B test on the cart, built in the dashboard, measured by checkouts
     await signInToDashboard(page, stack);
 
     // 1. Build it: the cart page, a page goal and a revenue goal.
-    await page.getByRole("link", { name: "New experience" }).click();
-    await page.getByLabel("Name", { exact: true }).fill("Cart: free returns");
-    await page.getByRole("button", { name: "Add page" }).click();
-    await page.getByTestId("page-target").getByLabel("Page path or pattern").fill("/cart");
-    await page.getByRole("button", { name: "Add goal" }).click();
-    const checkoutGoal = page.getByTestId("goal").nth(0);
-    await checkoutGoal.getByLabel("Goal name").fill("Reached checkout");
-    await checkoutGoal.getByLabel("Counts").selectOption("page_view");
-    await checkoutGoal.getByLabel("Goal page").fill("/checkout");
-    await page.getByRole("button", { name: "Add goal" }).click();
-    const revenueGoal = page.getByTestId("goal").nth(1);
-    await revenueGoal.getByLabel("Goal name").fill("Orders");
-    await revenueGoal.getByLabel("Counts").selectOption("revenue");
-    await page.getByRole("button", { name: "Create experience" }).click();
-    await page.waitForURL(/\/experiences\/exp_[^/]+$/);
-    const experienceUrl = page.url();
+    const experienceUrl = await createExperience(page, {
+      name: "Cart: free returns",
+      path: "/cart",
+      goals: [
+        { name: "Reached checkout", counts: "page_view", page: "/checkout" },
+        { name: "Orders", counts: "revenue" },
+      ],
+    });
 
     // 2. Variation B in the visual editor: the cart's heading, on the cart page it suggests.
-    await page.getByTestId("variation").nth(1).getByRole("link", { name: "Open visual editor" }).click();
-    await expect.poll(() => page.getByLabel("Page address").inputValue()).toBe(stack.shopUrl("/cart"));
-    await page.getByRole("button", { name: "Open", exact: true }).click();
-    await page.getByRole("button", { name: "Select", exact: true }).and(page.locator(":enabled")).waitFor({ timeout: 30_000 });
-    const frame = page.frame({ name: "storefit-editor" })!;
-    await frame.locator("h1").click();
-    await expect.poll(() => page.getByTestId("match-count").innerText()).toBe("<h1> · 1 element matches");
-    await page.getByLabel("Text", { exact: true }).fill(NEW_HEADING);
-    await expect.poll(() => frame.locator("h1").innerText()).toBe(NEW_HEADING);
-    await page.getByRole("button", { name: "Save variation" }).click();
-    await expect.poll(() => page.getByText("Saved", { exact: true }).count()).toBeGreaterThan(0);
+    await editVariationB(page, stack.shopUrl("/cart"), async (frame) => {
+      await frame.locator("h1").click();
+      await expect.poll(() => page.getByTestId("match-count").innerText()).toBe("<h1> · 1 element matches");
+      await page.getByLabel("Text", { exact: true }).fill(NEW_HEADING);
+      await expect.poll(() => frame.locator("h1").innerText()).toBe(NEW_HEADING);
+    });
 
     // 3. Start it.
-    await page.goto(experienceUrl);
-    await page.getByRole("button", { name: "Start" }).click();
-    await expect.poll(() => page.getByTestId("status-badge").getAttribute("data-status"), { timeout: 15_000 }).toBe("running");
+    await setStatus(page, experienceUrl, "Start", "running");
 
     // 4. Fresh shoppers: every second one goes to the checkout, every fourth one orders; of the
     // others, every second one looked at the checkout before the cart (no conversion).
@@ -190,39 +175,25 @@ describe("an A/B test on the cart, built in the dashboard, measured by checkouts
     const NEW_BUTTON = "Add to cart · ships today";
 
     // 1. Build it: the product page, a click goal named as the visual editor will count it.
-    await page.getByRole("link", { name: "New experience" }).click();
-    await page.getByLabel("Name", { exact: true }).fill("Button: ships today");
-    await page.getByRole("button", { name: "Add page" }).click();
-    await page.getByTestId("page-target").getByLabel("Page path or pattern").fill(PRODUCT_PATH);
-    await page.getByRole("button", { name: "Add goal" }).click();
-    const goal = page.getByTestId("goal");
-    await goal.getByLabel("Goal name").fill("Add to cart clicks");
-    await goal.getByLabel("Counts").selectOption("click");
-    await goal.getByLabel("Event name").fill("cta_click");
-    await page.getByRole("button", { name: "Create experience" }).click();
-    await page.waitForURL(/\/experiences\/exp_[^/]+$/);
-    const experienceUrl = page.url();
+    const experienceUrl = await createExperience(page, {
+      name: "Button: ships today",
+      path: PRODUCT_PATH,
+      goals: [{ name: "Add to cart clicks", counts: "click", event: "cta_click" }],
+    });
 
     // 2. Variation B in the visual editor: the button's text, and its clicks counted as the goal
     // (the plain control changes nothing, so it has no change of the button to count them with).
-    await page.getByTestId("variation").nth(1).getByRole("link", { name: "Open visual editor" }).click();
-    await expect.poll(() => page.getByLabel("Page address").inputValue()).toBe(stack.shopUrl(PRODUCT_PATH));
-    await page.getByRole("button", { name: "Open", exact: true }).click();
-    await page.getByRole("button", { name: "Select", exact: true }).and(page.locator(":enabled")).waitFor({ timeout: 30_000 });
-    const frame = page.frame({ name: "storefit-editor" })!;
-    await frame.locator("#add-to-cart").click();
-    await expect.poll(() => page.getByTestId("match-count").innerText()).toBe("<button> · 1 element matches");
-    await page.getByLabel("Text", { exact: true }).fill(NEW_BUTTON);
-    await expect.poll(() => frame.locator("#add-to-cart").innerText()).toBe(NEW_BUTTON);
-    await page.getByLabel("Count clicks as the goal").fill("cta_click");
-    expect(await page.getByTestId("click-goal-note").innerText()).toBe("Counted by the goal “Add to cart clicks”.");
-    await page.getByRole("button", { name: "Save variation" }).click();
-    await expect.poll(() => page.getByText("Saved", { exact: true }).count()).toBeGreaterThan(0);
+    await editVariationB(page, stack.shopUrl(PRODUCT_PATH), async (frame) => {
+      await frame.locator("#add-to-cart").click();
+      await expect.poll(() => page.getByTestId("match-count").innerText()).toBe("<button> · 1 element matches");
+      await page.getByLabel("Text", { exact: true }).fill(NEW_BUTTON);
+      await expect.poll(() => frame.locator("#add-to-cart").innerText()).toBe(NEW_BUTTON);
+      await page.getByLabel("Count clicks as the goal").fill("cta_click");
+      expect(await page.getByTestId("click-goal-note").innerText()).toBe("Counted by the goal “Add to cart clicks”.");
+    });
 
     // 3. Start it.
-    await page.goto(experienceUrl);
-    await page.getByRole("button", { name: "Start" }).click();
-    await expect.poll(() => page.getByTestId("status-badge").getAttribute("data-status"), { timeout: 15_000 }).toBe("running");
+    await setStatus(page, experienceUrl, "Start", "running");
 
     // 4. Fresh shoppers on the product page; every second one clicks the button.
     const arms = { Control: { seen: 0, clicked: 0 }, "Variation B": { seen: 0, clicked: 0 } };

@@ -9,7 +9,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { DESKTOP_UA, count, launchBrowser, newVisitor, rowOf, signInToDashboard, startStack } from "./harness.js";
+import { DESKTOP_UA, count, createExperience, editVariationB, launchBrowser, newVisitor, rowOf, setStatus, signInToDashboard, startStack } from "./harness.js";
 import type { Stack } from "./harness.js";
 
 const PRODUCT_PATH = "/products/gentle-baby-wash";
@@ -65,26 +65,15 @@ async function shop(buys: boolean): Promise<string> {
   }
 }
 
-/**
- * On an experience's page: opens Variation B in the visual editor on the product page (the address
- * it suggests, on the shop's origin with its port), clicks the title, types `title`, saves.
- */
+/** On an experience's page: Variation B in the visual editor, on the product page it suggests: a click on the title, `title` typed, saved. */
 async function retitleInVisualEditor(page: Page, title: string): Promise<void> {
-  const variations = page.getByTestId("variation");
-  await variations.nth(1).getByRole("link", { name: "Open visual editor" }).click();
-  // The editor suggests the page the experience targets, on the shop's origin with its port.
-  await expect.poll(() => page.getByLabel("Page address").inputValue()).toBe(stack.shopUrl(PRODUCT_PATH));
-  await page.getByRole("button", { name: "Open", exact: true }).click();
-  await page.getByRole("button", { name: "Select", exact: true }).and(page.locator(":enabled")).waitFor({ timeout: 30_000 });
-  const frame = page.frame({ name: "storefit-editor" })!;
-  await frame.locator("h1.product-title").click();
-  await expect.poll(() => page.getByLabel("CSS path", { exact: true }).inputValue()).toContain("product-title");
-  await page.getByLabel("Text", { exact: true }).fill(title);
-  await expect.poll(() => frame.locator("h1.product-title").innerText()).toBe(title);
-  await page.getByRole("button", { name: "Save variation" }).click();
-  await expect.poll(() => page.getByText("Saved", { exact: true }).count()).toBeGreaterThan(0);
+  await editVariationB(page, stack.shopUrl(PRODUCT_PATH), async (frame) => {
+    await frame.locator("h1.product-title").click();
+    await expect.poll(() => page.getByLabel("CSS path", { exact: true }).inputValue()).toContain("product-title");
+    await page.getByLabel("Text", { exact: true }).fill(title);
+    await expect.poll(() => frame.locator("h1.product-title").innerText()).toBe(title);
+  });
 }
-
 
 /** The visitors exposed per variation, as the Results screen of the experience at `url` lists them. */
 async function exposedPerVariation(page: Page, url: string): Promise<Record<string, number>> {
@@ -102,28 +91,19 @@ describe("an A/B test built in the dashboard is measured right", () => {
     const { page, errors } = await operator();
 
     // 1. Build it: name, page, the default variations (a plain control and B), a goal.
-    await page.getByRole("link", { name: "New experience" }).click();
-    await page.getByLabel("Name", { exact: true }).fill("Title: social proof");
-    await page.getByRole("button", { name: "Add page" }).click();
-    await page.getByTestId("page-target").getByLabel("Page path or pattern").fill(PRODUCT_PATH);
-    await page.getByRole("button", { name: "Add goal" }).click();
-    const goal = page.getByTestId("goal");
-    await goal.getByLabel("Goal name").fill("Add to cart");
-    await goal.getByLabel("Counts").selectOption("track");
-    await goal.getByLabel("Event name").fill("add_to_cart");
-    await page.getByRole("button", { name: "Create experience" }).click();
-    await page.waitForURL(/\/experiences\/exp_[^/]+$/);
-    const experienceUrl = page.url();
+    const experienceUrl = await createExperience(page, {
+      name: "Title: social proof",
+      path: PRODUCT_PATH,
+      goals: [{ name: "Add to cart", counts: "track", event: "add_to_cart" }],
+    });
     firstExperience = { url: experienceUrl, name: "Title: social proof" };
 
     // 2. Variation B in the visual editor: click the title in the shop's page, type, save.
     await retitleInVisualEditor(page, NEW_TITLE);
 
-    // 3. Start it from the experience's page.
-    await page.goto(experienceUrl);
-    await page.getByRole("button", { name: "Start" }).click();
-    // No overlap with the running price test (another element), so no confirmation stands between.
-    await expect.poll(() => page.getByTestId("status-badge").getAttribute("data-status"), { timeout: 15_000 }).toBe("running");
+    // 3. Start it from the experience's page. No overlap with the running price test (another
+    // element), so no confirmation stands between.
+    await setStatus(page, experienceUrl, "Start", "running");
 
     // 4. Fresh shoppers, a few at a time; every third one adds to the cart.
     const seen = { control: 0, treatment: 0 };
@@ -171,13 +151,7 @@ describe("an A/B test built in the dashboard is measured right", () => {
     const OTHER_TITLE = "Gentle Baby Wash · Pediatrician approved";
 
     // Built as the first: name and page in the editor, the variation in the visual editor.
-    await page.getByRole("link", { name: "New experience" }).click();
-    await page.getByLabel("Name", { exact: true }).fill(NAME);
-    await page.getByRole("button", { name: "Add page" }).click();
-    await page.getByTestId("page-target").getByLabel("Page path or pattern").fill(PRODUCT_PATH);
-    await page.getByRole("button", { name: "Create experience" }).click();
-    await page.waitForURL(/\/experiences\/exp_[^/]+$/);
-    const secondUrl = page.url();
+    const secondUrl = await createExperience(page, { name: NAME, path: PRODUCT_PATH });
     // Its variation made as the first one's: a click on the same title in the visual editor.
     await retitleInVisualEditor(page, OTHER_TITLE);
     await page.goto(secondUrl);

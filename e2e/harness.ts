@@ -7,7 +7,8 @@ import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Locator, Page, Request } from "playwright-core";
+import type { Frame, Locator, Page, Request } from "playwright-core";
+import { expect } from "vitest";
 import { buildApp } from "../packages/server/src/app.js";
 import { openSqliteStore, type SqliteStore } from "../packages/server/src/store/sqlite/index.js";
 import { seedDemo } from "../packages/server/src/seed/demo.js";
@@ -96,3 +97,53 @@ export async function rowOf(table: Locator, variation: string): Promise<Record<s
 
 /** A count as the screen shows it ("1,204") as a number. */
 export const count = (text: string | undefined) => Number((text ?? "").replace(/[^0-9]/g, ""));
+
+/** A goal as the experience editor's goal box takes it: `page` for a page goal, `event` for a track or click goal. */
+export type GoalInput = { name: string; counts: "page_view" | "track" | "click" | "revenue"; page?: string; event?: string };
+
+/**
+ * From the signed-in dashboard's Experiences screen: a new experience made in the editor's form (a
+ * name, one page, the default variations: a plain control and Variation B, the goals given), and
+ * whatever `more` fills in before it is created. Created, not started; the browser is left on
+ * the experience's page, whose address it answers.
+ */
+export async function createExperience(page: Page, o: { name: string; path: string; goals?: GoalInput[]; more?: () => Promise<void> }): Promise<string> {
+  await page.getByRole("link", { name: "New experience" }).click();
+  await page.getByLabel("Name", { exact: true }).fill(o.name);
+  await page.getByRole("button", { name: "Add page" }).click();
+  await page.getByTestId("page-target").getByLabel("Page path or pattern").fill(o.path);
+  for (const [i, goal] of (o.goals ?? []).entries()) {
+    await page.getByRole("button", { name: "Add goal" }).click();
+    const box = page.getByTestId("goal").nth(i);
+    await box.getByLabel("Goal name").fill(goal.name);
+    await box.getByLabel("Counts").selectOption(goal.counts);
+    if (goal.page !== undefined) await box.getByLabel("Goal page").fill(goal.page);
+    if (goal.event !== undefined) await box.getByLabel("Event name").fill(goal.event);
+  }
+  if (o.more) await o.more();
+  await page.getByRole("button", { name: "Create experience" }).click();
+  await page.waitForURL(/\/experiences\/exp_[^/]+$/);
+  return page.url();
+}
+
+/**
+ * On an experience's page: opens Variation B in the visual editor, which must suggest `address`
+ * (the page the experience targets, on the shop's origin with its port), opens that page, runs
+ * `edit` with the shop page's frame once the Select tool is ready, then saves the variation.
+ */
+export async function editVariationB(page: Page, address: string, edit: (frame: Frame) => Promise<void>): Promise<void> {
+  await page.getByTestId("variation").nth(1).getByRole("link", { name: "Open visual editor" }).click();
+  await expect.poll(() => page.getByLabel("Page address").inputValue()).toBe(address);
+  await page.getByRole("button", { name: "Open", exact: true }).click();
+  await page.getByRole("button", { name: "Select", exact: true }).and(page.locator(":enabled")).waitFor({ timeout: 30_000 });
+  await edit(page.frame({ name: "storefit-editor" })!);
+  await page.getByRole("button", { name: "Save variation" }).click();
+  await expect.poll(() => page.getByText("Saved", { exact: true }).count()).toBeGreaterThan(0);
+}
+
+/** Opens the experience at `url`, presses `button` and waits for its status badge to say `status`. */
+export async function setStatus(page: Page, url: string, button: "Start" | "Pause" | "Resume", status: string): Promise<void> {
+  await page.goto(url);
+  await page.getByRole("button", { name: button, exact: true }).click();
+  await expect.poll(() => page.getByTestId("status-badge").getAttribute("data-status"), { timeout: 15_000 }).toBe(status);
+}

@@ -10,7 +10,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { DESKTOP_UA, count, launchBrowser, newVisitor, rowOf, signInToDashboard, startStack } from "./harness.js";
+import { DESKTOP_UA, count, createExperience, launchBrowser, newVisitor, rowOf, setStatus, signInToDashboard, startStack } from "./harness.js";
 import type { Stack } from "./harness.js";
 
 const AT_ONCE = 3;
@@ -53,39 +53,32 @@ async function buildExperience(o: {
   more?: () => Promise<void>;
 }): Promise<Built> {
   await page.getByRole("link", { name: "Experiences", exact: true }).click();
-  await page.getByRole("link", { name: "New experience" }).click();
-  await page.getByLabel("Name", { exact: true }).fill(o.name);
-  await page.getByRole("button", { name: "Add page" }).click();
-  await page.getByTestId("page-target").getByLabel("Page path or pattern").fill(o.path);
-  const rule = page.getByTestId("rule");
-  if (o.audience) await rule.getByLabel("Audience", { exact: true }).selectOption({ label: o.audience });
-  if (o.traffic) await rule.getByLabel("Traffic allocation (%)").fill(o.traffic);
-  const variations = o.variations ?? [{ name: "Variation B", weight: "50" }];
-  // The editor starts with a control and Variation B; more are added with "Add variation".
-  for (let i = 2; i <= variations.length; i++) await rule.getByRole("button", { name: "Add variation" }).click();
   const titles: Record<string, string> = { Control: o.title };
-  const boxes = rule.getByTestId("variation");
-  if (o.controlWeight) await boxes.nth(0).getByLabel("Weight").fill(o.controlWeight);
-  for (const [i, v] of variations.entries()) {
-    const box = boxes.nth(i + 1);
-    await box.getByLabel("Variation name").fill(v.name);
-    await box.getByLabel("Weight").fill(v.weight);
-    await box.getByRole("button", { name: /Add config/ }).click();
-    await box.getByLabel("Element (CSS path)").fill("h1.product-title");
-    titles[v.name] = `${o.title} · ${v.name}`;
-    await box.getByLabel("New text").fill(titles[v.name]!);
-  }
-  if (o.more) await o.more();
-  await page.getByRole("button", { name: "Create experience" }).click();
-  await page.waitForURL(/\/experiences\/exp_[^/]+$/);
-  const url = page.url();
+  const url = await createExperience(page, {
+    name: o.name,
+    path: o.path,
+    more: async () => {
+      const rule = page.getByTestId("rule");
+      if (o.audience) await rule.getByLabel("Audience", { exact: true }).selectOption({ label: o.audience });
+      if (o.traffic) await rule.getByLabel("Traffic allocation (%)").fill(o.traffic);
+      const variations = o.variations ?? [{ name: "Variation B", weight: "50" }];
+      // The editor starts with a control and Variation B; more are added with "Add variation".
+      for (let i = 2; i <= variations.length; i++) await rule.getByRole("button", { name: "Add variation" }).click();
+      const boxes = rule.getByTestId("variation");
+      if (o.controlWeight) await boxes.nth(0).getByLabel("Weight").fill(o.controlWeight);
+      for (const [i, v] of variations.entries()) {
+        const box = boxes.nth(i + 1);
+        await box.getByLabel("Variation name").fill(v.name);
+        await box.getByLabel("Weight").fill(v.weight);
+        await box.getByRole("button", { name: /Add config/ }).click();
+        await box.getByLabel("Element (CSS path)").fill("h1.product-title");
+        titles[v.name] = `${o.title} · ${v.name}`;
+        await box.getByLabel("New text").fill(titles[v.name]!);
+      }
+      if (o.more) await o.more();
+    },
+  });
   return { url, id: new URL(url).pathname.split("/").pop()!, titles };
-}
-
-async function setStatus(url: string, button: "Start" | "Pause" | "Resume", status: string): Promise<void> {
-  await page.goto(url);
-  await page.getByRole("button", { name: button, exact: true }).click();
-  await expect.poll(() => page.getByTestId("status-badge").getAttribute("data-status"), { timeout: 15_000 }).toBe(status);
 }
 
 type Visit = { title: string; exposed: boolean };
@@ -186,7 +179,7 @@ describe("operator journeys, built in the dashboard and measured from real visit
   it("traffic allocation 50 %: about half the shoppers enter, Results count only them, the reach line and the split check are true", { timeout: 600_000 }, async () => {
     const PATH = "/products/tear-free-shampoo-and-body-wash";
     const built = await buildExperience({ name: "Half the traffic", path: PATH, title: "Tear-Free Shampoo & Body Wash", traffic: "50" });
-    await setStatus(built.url, "Start", "running");
+    await setStatus(page, built.url, "Start", "running");
 
     const SHOPPERS = 24;
     const visits = await shoppers(SHOPPERS, () => freshVisit(PATH, built.id));
@@ -223,7 +216,7 @@ describe("operator journeys, built in the dashboard and measured from real visit
         { name: "Variation C", weight: "25" },
       ],
     });
-    await setStatus(built.url, "Start", "running");
+    await setStatus(page, built.url, "Start", "running");
 
     const SHOPPERS = 24;
     const visits = await shoppers(SHOPPERS, () => freshVisit(PATH, built.id));
@@ -262,7 +255,7 @@ describe("operator journeys, built in the dashboard and measured from real visit
     await page.waitForURL(/\?audience=aud_/);
 
     const built = await buildExperience({ name: "Newsletter readers' title", path: PATH, title: "Zinc Diaper Rash Cream", audience: "Newsletter readers" });
-    await setStatus(built.url, "Start", "running");
+    await setStatus(page, built.url, "Start", "running");
 
     const SHOPPERS = 18;
     // Every second shopper comes from the newsletter.
@@ -286,7 +279,7 @@ describe("operator journeys, built in the dashboard and measured from real visit
   it("pause, then resume: while paused shoppers see the original page unexposed; after resume returning shoppers keep their variation and are counted once", { timeout: 600_000 }, async () => {
     const PATH = "/products/kids-sunscreen-stick-spf30";
     const built = await buildExperience({ name: "Pause and resume", path: PATH, title: "Kids Sunscreen Stick SPF 30" });
-    await setStatus(built.url, "Start", "running");
+    await setStatus(page, built.url, "Start", "running");
 
     // Returning shoppers: one browser context each, kept across their visits.
     const RETURNING = 6;
@@ -302,7 +295,7 @@ describe("operator journeys, built in the dashboard and measured from real visit
       // The snippet is served stale-while-revalidate (docs/api.md "Answer cache"): a returning
       // shopper's first view after a status change may run the copy they have, with the answer
       // kept from their last view, and reconcile behind it. Their second view has the new one.
-      await setStatus(built.url, "Pause", "paused");
+      await setStatus(page, built.url, "Pause", "paused");
       // (In practice that first view shows each their variation again and reports its exposure:
       // the pause reaches a returning shopper one view late.)
       const stale = await shoppers(RETURNING, (i) => view(people[i]!, PATH, built.id));
@@ -310,7 +303,7 @@ describe("operator journeys, built in the dashboard and measured from real visit
       const paused = await shoppers(RETURNING + 3, (i) => (i < RETURNING ? view(people[i]!, PATH, built.id) : freshVisit(PATH, built.id)));
       paused.forEach((v, i) => expect([v.title, v.exposed], `shopper ${i} while paused`).toEqual([built.titles.Control, false]));
 
-      await setStatus(built.url, "Resume", "running");
+      await setStatus(page, built.url, "Resume", "running");
       await shoppers(RETURNING, (i) => view(people[i]!, PATH, built.id));
       const again = await shoppers(RETURNING, (i) => view(people[i]!, PATH, built.id));
       again.forEach((v, i) => {
@@ -326,7 +319,7 @@ describe("operator journeys, built in the dashboard and measured from real visit
   it("a page goal added while the test runs counts the visits made after each shopper's exposure, before the goal existed too", { timeout: 600_000 }, async () => {
     const PATH = "/products/sweet-almond-baby-massage-oil";
     const built = await buildExperience({ name: "Goal added later", path: PATH, title: "Sweet Almond Baby Massage Oil" });
-    await setStatus(built.url, "Start", "running");
+    await setStatus(page, built.url, "Start", "running");
 
     /** A shopper who views the product page, then (if told) goes on to the cart and leaves it. */
     const toCart = async (p: Page) => {
@@ -380,7 +373,7 @@ describe("operator journeys, built in the dashboard and measured from real visit
     const PATH = "/products/kids-detangling-spray";
     const NAME = "Watched live";
     const built = await buildExperience({ name: NAME, path: PATH, title: "Kids Detangling Spray" });
-    await setStatus(built.url, "Start", "running");
+    await setStatus(page, built.url, "Start", "running");
 
     await page.getByRole("link", { name: "Live events", exact: true }).click();
     await page.getByLabel("Experience", { exact: true }).selectOption({ label: NAME });
@@ -430,24 +423,24 @@ describe("operator journeys, built in the dashboard and measured from real visit
     await page.waitForURL(/\?audience=aud_/);
 
     await page.getByRole("link", { name: "Experiences", exact: true }).click();
-    await page.getByRole("link", { name: "New experience" }).click();
-    await page.getByLabel("Name", { exact: true }).fill("Phones first");
-    await page.getByRole("button", { name: "Add page" }).click();
-    await page.getByTestId("page-target").getByLabel("Page path or pattern").fill(PATH);
-    await page.getByRole("button", { name: "Add rule" }).click();
-    const rules = page.getByTestId("rule");
-    await rules.nth(0).getByLabel("Audience", { exact: true }).selectOption({ label: "Phone shoppers" });
     const titles = { phones: `${TITLE} · for phones`, everyone: `${TITLE} · for everyone` };
-    for (const [i, text] of [titles.phones, titles.everyone].entries()) {
-      const b = rules.nth(i).getByTestId("variation").nth(1);
-      await b.getByRole("button", { name: /Add config/ }).click();
-      await b.getByLabel("Element (CSS path)").fill("h1.product-title");
-      await b.getByLabel("New text").fill(text);
-    }
-    await page.getByRole("button", { name: "Create experience" }).click();
-    await page.waitForURL(/\/experiences\/exp_[^/]+$/);
-    const built: Built = { url: page.url(), id: new URL(page.url()).pathname.split("/").pop()!, titles: { Control: TITLE } };
-    await setStatus(built.url, "Start", "running");
+    const url = await createExperience(page, {
+      name: "Phones first",
+      path: PATH,
+      more: async () => {
+        await page.getByRole("button", { name: "Add rule" }).click();
+        const rules = page.getByTestId("rule");
+        await rules.nth(0).getByLabel("Audience", { exact: true }).selectOption({ label: "Phone shoppers" });
+        for (const [i, text] of [titles.phones, titles.everyone].entries()) {
+          const b = rules.nth(i).getByTestId("variation").nth(1);
+          await b.getByRole("button", { name: /Add config/ }).click();
+          await b.getByLabel("Element (CSS path)").fill("h1.product-title");
+          await b.getByLabel("New text").fill(text);
+        }
+      },
+    });
+    const built: Built = { url, id: new URL(url).pathname.split("/").pop()!, titles: { Control: TITLE } };
+    await setStatus(page, built.url, "Start", "running");
 
     // Every third shopper on a phone.
     const SHOPPERS = 12;
@@ -493,7 +486,7 @@ describe("operator journeys, built in the dashboard and measured from real visit
   it("weights changed while the test runs: returning shoppers keep their variation, Results count everyone once, the split check passes", { timeout: 600_000 }, async () => {
     const PATH = "/products/cradle-cap-foam-shampoo";
     const built = await buildExperience({ name: "Weights moved", path: PATH, title: "Cradle Cap Foam Shampoo" });
-    await setStatus(built.url, "Start", "running");
+    await setStatus(page, built.url, "Start", "running");
 
     const RETURNING = 4;
     const people = await Promise.all(Array.from({ length: RETURNING }, () => newVisitor(browser)));
