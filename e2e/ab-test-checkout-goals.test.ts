@@ -5,15 +5,14 @@
 // number comes from the visits. (e2e/ab-test-end-to-end.test.ts does the same with a TRACK goal.)
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { DESKTOP_UA, count, createExperience, editVariationB, launchBrowser, newVisitor, rowOf, setStatus, signInToDashboard, startStack } from "./harness.js";
+import type { Browser, BrowserContext } from "playwright-core";
+import { count, createExperience, editVariationB, expectOnResults, launchBrowser, newVisitor, rowOf, setStatus, shoppers, signInOperator, startStack } from "./harness.js";
 import type { Stack } from "./harness.js";
 
 const PRODUCT_PATH = "/products/gentle-baby-wash";
 const ORIGINAL_HEADING = "Your cart";
 const NEW_HEADING = "Your cart · free returns for 60 days";
 const SHOPPERS = 24;
-const SHOPPERS_AT_ONCE = 3;
 
 let stack: Stack;
 let browser: Browser;
@@ -84,12 +83,8 @@ const money = (text: string | undefined) => Number((text ?? "").replace(/[^0-9.]
 
 describe("an A/B test on the cart, built in the dashboard, measured by checkouts", () => {
   it("a page goal (reaching the checkout) and a revenue goal (orders placed) count what the shoppers did", { timeout: 1_200_000 }, async () => {
-    const context = await browser.newContext({ userAgent: DESKTOP_UA, viewport: { width: 1440, height: 900 } });
+    const { context, page, errors } = await signInOperator(browser, stack);
     contexts.push(context);
-    const page: Page = await context.newPage();
-    const errors: string[] = [];
-    page.on("pageerror", (e) => errors.push(String(e)));
-    await signInToDashboard(page, stack);
 
     // 1. Build it: the cart page, a page goal and a revenue goal.
     const experienceUrl = await createExperience(page, {
@@ -115,18 +110,15 @@ describe("an A/B test on the cart, built in the dashboard, measured by checkouts
     // 4. Fresh shoppers: every second one goes to the checkout, every fourth one orders; of the
     // others, every second one looked at the checkout before the cart (no conversion).
     const arms = { Control: { seen: 0, checkedOut: 0, buyers: 0, revenue: 0 }, "Variation B": { seen: 0, checkedOut: 0, buyers: 0, revenue: 0 } };
-    for (let first = 0; first < SHOPPERS; first += SHOPPERS_AT_ONCE) {
-      const batch = Array.from({ length: Math.min(SHOPPERS_AT_ONCE, SHOPPERS - first) }, (_, k) => first + k);
-      const visits = await Promise.all(batch.map((i) => shop(i % 2 === 0, i % 4 === 0, i % 4 === 1)));
-      for (const v of visits) {
-        expect([ORIGINAL_HEADING, NEW_HEADING]).toContain(v.heading);
-        const arm = arms[v.heading === NEW_HEADING ? "Variation B" : "Control"];
-        arm.seen++;
-        if (v.checkedOut) arm.checkedOut++;
-        if (v.paid !== null) {
-          arm.buyers++;
-          arm.revenue += v.paid;
-        }
+    const visits = await shoppers(SHOPPERS, (i) => shop(i % 2 === 0, i % 4 === 0, i % 4 === 1));
+    for (const v of visits) {
+      expect([ORIGINAL_HEADING, NEW_HEADING]).toContain(v.heading);
+      const arm = arms[v.heading === NEW_HEADING ? "Variation B" : "Control"];
+      arm.seen++;
+      if (v.checkedOut) arm.checkedOut++;
+      if (v.paid !== null) {
+        arm.buyers++;
+        arm.revenue += v.paid;
       }
     }
     expect(arms.Control.seen).toBeGreaterThan(0);
@@ -142,12 +134,10 @@ describe("an A/B test on the cart, built in the dashboard, measured by checkouts
     const expected = Object.entries(arms).map(([name, a]) => [
       name, a.seen, a.checkedOut, a.buyers, Math.round((a.revenue / a.seen) * 100) / 100, a.buyers, a.buyers ? Math.round((a.revenue / a.buyers) * 100) / 100 : null,
     ]);
-    let shown = "";
-    await expect
-      .poll(async () => {
-        await page.reload();
-        await checkoutTable.waitFor({ timeout: 15_000 }).catch(() => undefined);
-        shown = await page.locator("main").innerText();
+    await expectOnResults(
+      page,
+      checkoutTable,
+      async () => {
         const out = [];
         for (const name of Object.keys(arms)) {
           const [c, r, o] = [await rowOf(checkoutTable, name), await rowOf(perVisitor, name), await rowOf(perOrder, name)];
@@ -157,20 +147,14 @@ describe("an A/B test on the cart, built in the dashboard, measured by checkouts
           ]);
         }
         return out;
-      }, { timeout: 60_000, interval: 2_000 })
-      .toEqual(expected)
-      .catch((e: unknown) => {
-        throw new Error(`${String(e)}\nThe Results screen showed:\n${shown}`);
-      });
+      },
+      expected,
+    );
     expect(errors).toEqual([]);
   });
   it("a click goal counted by the visual editor in Variation B alone is measured in every variation", { timeout: 1_200_000 }, async () => {
-    const context = await browser.newContext({ userAgent: DESKTOP_UA, viewport: { width: 1440, height: 900 } });
+    const { context, page, errors } = await signInOperator(browser, stack);
     contexts.push(context);
-    const page: Page = await context.newPage();
-    const errors: string[] = [];
-    page.on("pageerror", (e) => errors.push(String(e)));
-    await signInToDashboard(page, stack);
     const BUTTON = "Add to cart";
     const NEW_BUTTON = "Add to cart · ships today";
 
@@ -215,16 +199,13 @@ describe("an A/B test on the cart, built in the dashboard, measured by checkouts
         await shopper.close();
       }
     };
-    for (let first = 0; first < SHOPPERS; first += SHOPPERS_AT_ONCE) {
-      const batch = Array.from({ length: Math.min(SHOPPERS_AT_ONCE, SHOPPERS - first) }, (_, k) => first + k);
-      const texts = await Promise.all(batch.map((i) => visit(i % 2 === 0)));
-      texts.forEach((text, k) => {
-        expect([BUTTON, NEW_BUTTON]).toContain(text);
-        const arm = arms[text === NEW_BUTTON ? "Variation B" : "Control"];
-        arm.seen++;
-        if (batch[k]! % 2 === 0) arm.clicked++;
-      });
-    }
+    const texts = await shoppers(SHOPPERS, (i) => visit(i % 2 === 0));
+    texts.forEach((text, i) => {
+      expect([BUTTON, NEW_BUTTON]).toContain(text);
+      const arm = arms[text === NEW_BUTTON ? "Variation B" : "Control"];
+      arm.seen++;
+      if (i % 2 === 0) arm.clicked++;
+    });
     expect(arms.Control.clicked).toBeGreaterThan(0);
     expect(arms["Variation B"].clicked).toBeGreaterThan(0);
 
@@ -232,19 +213,15 @@ describe("an A/B test on the cart, built in the dashboard, measured by checkouts
     await page.goto(experienceUrl);
     await page.getByRole("link", { name: "Results" }).click();
     const table = page.getByRole("table", { name: /^Add to cart clicks: Conversion rate/ });
-    let shown = "";
-    await expect
-      .poll(async () => {
-        await page.reload();
-        await table.waitFor({ timeout: 15_000 }).catch(() => undefined);
-        shown = await page.locator("main").innerText();
+    await expectOnResults(
+      page,
+      table,
+      async () => {
         const [c, t] = [await rowOf(table, "Control"), await rowOf(table, "Variation B")];
         return [count(c.Visitors), count(t.Visitors), count(c.Conversions), count(t.Conversions)];
-      }, { timeout: 60_000, interval: 2_000 })
-      .toEqual([arms.Control.seen, arms["Variation B"].seen, arms.Control.clicked, arms["Variation B"].clicked])
-      .catch((e: unknown) => {
-        throw new Error(`${String(e)}\nThe Results screen showed:\n${shown}`);
-      });
+      },
+      [arms.Control.seen, arms["Variation B"].seen, arms.Control.clicked, arms["Variation B"].clicked],
+    );
     expect(errors).toEqual([]);
   });
 });

@@ -9,14 +9,13 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { DESKTOP_UA, count, createExperience, editVariationB, launchBrowser, newVisitor, rowOf, setStatus, signInToDashboard, startStack } from "./harness.js";
+import { count, createExperience, editVariationB, expectOnResults, launchBrowser, newVisitor, rowOf, setStatus, shoppers, signInOperator, startStack } from "./harness.js";
 import type { Stack } from "./harness.js";
 
 const PRODUCT_PATH = "/products/gentle-baby-wash";
 const ORIGINAL_TITLE = "Gentle Baby Wash";
 const NEW_TITLE = "Gentle Baby Wash · Loved by 10,000 parents";
 const SHOPPERS = 48;
-const SHOPPERS_AT_ONCE = 3;
 
 let stack: Stack;
 let browser: Browser;
@@ -34,12 +33,8 @@ afterAll(async () => {
 });
 
 async function operator(): Promise<{ page: Page; errors: string[] }> {
-  const context = await browser.newContext({ userAgent: DESKTOP_UA, viewport: { width: 1440, height: 900 } });
+  const { context, page, errors } = await signInOperator(browser, stack);
   contexts.push(context);
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on("pageerror", (e) => errors.push(String(e)));
-  await signInToDashboard(page, stack);
   return { page, errors };
 }
 
@@ -108,16 +103,13 @@ describe("an A/B test built in the dashboard is measured right", () => {
     // 4. Fresh shoppers, a few at a time; every third one adds to the cart.
     const seen = { control: 0, treatment: 0 };
     const bought = { control: 0, treatment: 0 };
-    for (let first = 0; first < SHOPPERS; first += SHOPPERS_AT_ONCE) {
-      const batch = Array.from({ length: Math.min(SHOPPERS_AT_ONCE, SHOPPERS - first) }, (_, k) => first + k);
-      const titles = await Promise.all(batch.map((i) => shop(i % 3 === 0)));
-      titles.forEach((title, k) => {
-        expect([ORIGINAL_TITLE, NEW_TITLE]).toContain(title);
-        const arm = title === NEW_TITLE ? "treatment" : "control";
-        seen[arm]++;
-        if (batch[k]! % 3 === 0) bought[arm]++;
-      });
-    }
+    const titles = await shoppers(SHOPPERS, (i) => shop(i % 3 === 0));
+    titles.forEach((title, i) => {
+      expect([ORIGINAL_TITLE, NEW_TITLE]).toContain(title);
+      const arm = title === NEW_TITLE ? "treatment" : "control";
+      seen[arm]++;
+      if (i % 3 === 0) bought[arm]++;
+    });
     expect(seen.control).toBeGreaterThan(0);
     expect(seen.treatment).toBeGreaterThan(0);
 
@@ -125,19 +117,15 @@ describe("an A/B test built in the dashboard is measured right", () => {
     await page.goto(experienceUrl);
     await page.getByRole("link", { name: "Results" }).click();
     const table = page.getByRole("table", { name: /^Add to cart: Conversion rate/ });
-    let shown = "";
-    await expect
-      .poll(async () => {
-        await page.reload();
-        await table.waitFor({ timeout: 15_000 }).catch(() => undefined);
-        shown = await page.locator("main").innerText();
+    await expectOnResults(
+      page,
+      table,
+      async () => {
         const [c, t] = [await rowOf(table, "Control"), await rowOf(table, "Variation B")];
         return [count(c.Visitors), count(t.Visitors), count(c.Conversions), count(t.Conversions)];
-      }, { timeout: 60_000, interval: 2_000 })
-      .toEqual([seen.control, seen.treatment, bought.control, bought.treatment])
-      .catch((e: unknown) => {
-        throw new Error(`${String(e)}\nThe Results screen showed:\n${shown}`);
-      });
+      },
+      [seen.control, seen.treatment, bought.control, bought.treatment],
+    );
     await expect(page.getByText("Traffic split matches the weights").count()).resolves.toBe(1);
     expect(await page.getByRole("alert").filter({ hasText: "Sample ratio mismatch" }).count()).toBe(0);
     expect(errors).toEqual([]);
@@ -174,10 +162,8 @@ describe("an A/B test built in the dashboard is measured right", () => {
     // Fresh shoppers: each sees one of the two tests (or a control), never both.
     const before = { first: await exposedPerVariation(page, first.url), second: await exposedPerVariation(page, secondUrl) };
     const GROUP_SHOPPERS = 30;
-    for (let done = 0; done < GROUP_SHOPPERS; done += SHOPPERS_AT_ONCE) {
-      const titles = await Promise.all(Array.from({ length: Math.min(SHOPPERS_AT_ONCE, GROUP_SHOPPERS - done) }, () => shop(false)));
-      for (const title of titles) expect([ORIGINAL_TITLE, NEW_TITLE, OTHER_TITLE]).toContain(title);
-    }
+    const titles = await shoppers(GROUP_SHOPPERS, () => shop(false));
+    for (const title of titles) expect([ORIGINAL_TITLE, NEW_TITLE, OTHER_TITLE]).toContain(title);
     // Both are measured, and every shopper counted in exactly one of them.
     const sum = (r: Record<string, number>) => Object.values(r).reduce((a, b) => a + b, 0);
     let after = before;

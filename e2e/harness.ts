@@ -7,13 +7,15 @@ import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Frame, Locator, Page, Request } from "playwright-core";
+import type { Browser, BrowserContext, Frame, Locator, Page, Request } from "playwright-core";
 import { expect } from "vitest";
 import { buildApp } from "../packages/server/src/app.js";
 import { openSqliteStore, type SqliteStore } from "../packages/server/src/store/sqlite/index.js";
 import { seedDemo } from "../packages/server/src/seed/demo.js";
 import { demoSiteOrigins } from "../packages/server/src/seed/demo-pages.js";
 import { createDemoShop } from "../apps/demo-shop/src/index.js";
+
+import { DESKTOP_UA } from "./browser.js";
 
 export { DESKTOP_UA, CHROMIUM_FLAGS, chromiumPath, launchBrowser, newVisitor, eventually } from "./browser.js";
 
@@ -68,6 +70,19 @@ export async function signInToDashboard(page: Page, stack: Stack, who: { email: 
   await page.getByLabel("Password").fill(who.password);
   await page.getByRole("button", { name: "Sign in" }).click();
   await page.getByTestId("user-email").waitFor();
+}
+
+/**
+ * An operator signed in to the dashboard in a browser context of their own (desktop size), with
+ * the page's uncaught errors collected in `errors`. The caller closes the context.
+ */
+export async function signInOperator(browser: Browser, stack: Stack): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await browser.newContext({ userAgent: DESKTOP_UA, viewport: { width: 1440, height: 900 } });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  await signInToDashboard(page, stack);
+  return { context, page, errors };
 }
 
 /** Records every request a page sends to the service, with its parsed JSON body. */
@@ -146,4 +161,37 @@ export async function setStatus(page: Page, url: string, button: "Start" | "Paus
   await page.goto(url);
   await page.getByRole("button", { name: button, exact: true }).click();
   await expect.poll(() => page.getByTestId("status-badge").getAttribute("data-status"), { timeout: 15_000 }).toBe(status);
+}
+
+/** Shoppers visiting at once, each in a browser context of their own: a few, as the stack and their pages share two cores. */
+export const SHOPPERS_AT_ONCE = 3;
+
+/** `n` shoppers' visits, SHOPPERS_AT_ONCE at a time: what `visit(i)` answers, in the order of i. */
+export async function shoppers<T>(n: number, visit: (i: number) => Promise<T>): Promise<T[]> {
+  const out: T[] = [];
+  for (let first = 0; first < n; first += SHOPPERS_AT_ONCE) {
+    const batch = Array.from({ length: Math.min(SHOPPERS_AT_ONCE, n - first) }, (_, k) => first + k);
+    out.push(...(await Promise.all(batch.map(visit))));
+  }
+  return out;
+}
+
+/**
+ * On an experience's Results screen: reloads it, waiting each time for `table`, until `read`
+ * answers `expected` (the counts arrive in the store after the visits end). A failure shows the
+ * screen's text.
+ */
+export async function expectOnResults<T>(page: Page, table: Locator, read: () => Promise<T>, expected: T): Promise<void> {
+  let shown = "";
+  await expect
+    .poll(async () => {
+      await page.reload();
+      await table.waitFor({ timeout: 15_000 }).catch(() => undefined);
+      shown = await page.locator("main").innerText();
+      return read();
+    }, { timeout: 60_000, interval: 2_000 })
+    .toEqual(expected)
+    .catch((e: unknown) => {
+      throw new Error(`${String(e)}\nThe Results screen showed:\n${shown}`);
+    });
 }

@@ -10,23 +10,19 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { DESKTOP_UA, count, createExperience, launchBrowser, newVisitor, rowOf, setStatus, signInToDashboard, startStack } from "./harness.js";
+import { count, createExperience, expectOnResults, launchBrowser, newVisitor, rowOf, setStatus, shoppers, signInOperator, startStack } from "./harness.js";
 import type { Stack } from "./harness.js";
-
-const AT_ONCE = 3;
 
 let stack: Stack;
 let browser: Browser;
 let operatorContext: BrowserContext;
 let page: Page;
-const errors: string[] = [];
+/** The operator page's uncaught errors, over every journey. */
+let errors: string[] = [];
 
 beforeAll(async () => {
   [stack, browser] = await Promise.all([startStack(), launchBrowser()]);
-  operatorContext = await browser.newContext({ userAgent: DESKTOP_UA, viewport: { width: 1440, height: 900 } });
-  page = await operatorContext.newPage();
-  page.on("pageerror", (e) => errors.push(String(e)));
-  await signInToDashboard(page, stack);
+  ({ context: operatorContext, page, errors } = await signInOperator(browser, stack));
 });
 afterAll(async () => {
   await operatorContext?.close().catch(() => undefined);
@@ -123,16 +119,6 @@ async function view(context: BrowserContext, path: string, id: string, then?: (p
   }
 }
 
-/** `n` fresh shoppers, AT_ONCE at a time; `i` is the shopper's number. */
-async function shoppers<T>(n: number, one: (i: number) => Promise<T>): Promise<T[]> {
-  const out: T[] = [];
-  for (let first = 0; first < n; first += AT_ONCE) {
-    const batch = Array.from({ length: Math.min(AT_ONCE, n - first) }, (_, k) => first + k);
-    out.push(...(await Promise.all(batch.map(one))));
-  }
-  return out;
-}
-
 async function freshVisit(path: string, id: string, then?: (p: Page) => Promise<void>): Promise<Visit> {
   const context = await newVisitor(browser);
   try {
@@ -148,24 +134,13 @@ function armOf(built: Built, title: string): string | null {
   return found ? found[0] : title === built.titles.Control ? null : `unexpected title ${title}`;
 }
 
-
 /**
  * Polls the experience's Results screen until `read` (run on the freshly loaded screen) gives
  * `expected`; fails with what the screen showed.
  */
 async function expectResults<T>(built: Built, read: () => Promise<T>, expected: T): Promise<void> {
-  let shown = "";
-  await expect
-    .poll(async () => {
-      await page.goto(`${built.url}/results`);
-      await page.getByRole("table", { name: /^Visitors exposed per variation/ }).waitFor({ timeout: 15_000 }).catch(() => undefined);
-      shown = await page.locator("main").innerText();
-      return read();
-    }, { timeout: 60_000, interval: 2_000 })
-    .toEqual(expected)
-    .catch((e: unknown) => {
-      throw new Error(`${String(e)}\nThe Results screen showed:\n${shown}`);
-    });
+  await page.goto(`${built.url}/results`);
+  await expectOnResults(page, exposureTable(), read, expected);
 }
 
 const exposureTable = () => page.getByRole("table", { name: /^Visitors exposed per variation/ });
