@@ -34,7 +34,7 @@ export async function bundle(contents, { alias, minify = true } = {}) {
     write: false,
     format: "iife",
     platform: "browser",
-    target: "es2019",
+    target: "es2020",
     conditions: ["source"],
     define: { __DEBUG__: "false" },
     mangleProps: /^_/,

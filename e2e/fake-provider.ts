@@ -45,6 +45,8 @@ export type FixturePage = {
   debug?: boolean;
   /** Extra script tags after the SDK's. */
   after?: string;
+  /** More of the body, each part sent `afterMs` after the one before (a page that streams). */
+  parts?: { html: string; afterMs: number }[];
 };
 
 export type FakeProvider = {
@@ -159,9 +161,14 @@ export async function startFakeProvider(): Promise<FakeProvider> {
     }
     const settings =
       page.settings === null ? "" : `<script>window.storefitSettings=${JSON.stringify({ ...defaultSettings(), ...page.settings })};</script>`;
-    const html = `<!doctype html><html><head><meta charset="utf-8"><title>fixture</title>${settings}<script src="/sdk/${page.debug ? "storefit.debug.js" : "storefit.js"}"></script>${page.after ?? ""}${page.head ?? ""}</head><body>${page.body ?? ""}</body></html>`;
+    const html = `<!doctype html><html><head><meta charset="utf-8"><title>fixture</title>${settings}<script src="/sdk/${page.debug ? "storefit.debug.js" : "storefit.js"}"></script>${page.after ?? ""}${page.head ?? ""}</head><body>${page.body ?? ""}`;
     res.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" });
-    res.end(html);
+    res.write(html);
+    for (const part of page.parts ?? []) {
+      await new Promise((r) => setTimeout(r, part.afterMs));
+      res.write(part.html);
+    }
+    res.end("</body></html>");
   });
 
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -9,7 +9,8 @@ import { storagePrefix } from "../../packages/sdk/src/core/settings.js";
 import { newVisitor } from "../browser.js";
 import { useSdkHarness } from "./sdk-harness.js";
 import type { Opened } from "./sdk-harness.js";
-import type { Captured } from "../fake-provider.js";
+import type { Captured, FixturePage } from "../fake-provider.js";
+import { firstShown, framesOf, recordFrames, revealed } from "./frames.js";
 
 const h = useSdkHarness();
 
@@ -31,38 +32,33 @@ const answerOf = (variation: string | null, cache: ConfigsResponse["cache"] | nu
   ...(cache ? { cache } : {}),
 });
 
-type Reveal = { at: number; calls: number; price: string | null };
-
-/** Records, at the reveal, how many config calls had completed and what the price said. */
-async function watchReveal(o: Opened): Promise<void> {
-  await o.context.addInitScript(() => {
-    document.addEventListener("storefit:revealed", () => {
-      (window as unknown as { __reveal: Reveal }).__reveal = {
-        at: performance.now(),
-        calls: performance.getEntriesByType("resource").filter((e) => e.name.includes("/v1/users/configs/")).length,
-        price: document.getElementById("price")?.textContent ?? null,
-      };
-    });
-  });
+/** The reveal, and the price the first frame that showed it showed. */
+async function reveal(o: Opened) {
+  const { text, ...at } = await firstShown(o.page);
+  return { ...at, price: text };
 }
+const watchReveal = (o: Opened) => recordFrames(o.context, { target: "price", first: "top" });
 
-const reveal = (o: Opened) => o.page.evaluate(() => (window as unknown as { __reveal?: Reveal }).__reveal ?? null);
 const configCalls = () => h.fake.to("/v1/users/configs/");
 const summaries = () => h.fake.to("/v1/config/request/summary/").flatMap((r: Captured) => r.body.summaries as { variation_id: string }[]);
 
 /** A first view that keeps an answer, then the same visitor's repeat view, with `second` answering the call. */
-async function twoViews(path: string, opts: { first: ConfigsResponse; second: ConfigsResponse; secondDelayMs: number; secondRevision?: number; between?: (o: Opened) => Promise<void> }) {
+async function twoViews(
+  path: string,
+  opts: { first: ConfigsResponse; second: ConfigsResponse; secondDelayMs: number; secondRevision?: number; between?: (o: Opened) => Promise<void>; page?: FixturePage },
+) {
   let calls = 0;
   h.fake.answer("/v1/users/configs/", () => (++calls === 1 ? { json: opts.first } : { json: opts.second, delayMs: opts.secondDelayMs }));
-  const o = await h.open(path, { body: BODY, settings: { revision: 3 } });
+  const fixture = opts.page ?? { body: BODY };
+  const o = await h.open(path, { ...fixture, settings: { revision: 3 } });
   await o.page.waitForFunction(() => (window as unknown as { __sf: { type: string }[] }).__sf.some((e) => e.type === "storefit:revealed"));
   // The answer is kept after the reveal; let the first view finish.
   await o.page.waitForTimeout(300);
   if (opts.between) await opts.between(o);
   await watchReveal(o);
-  if (opts.secondRevision !== undefined) h.fake.page(path, { body: BODY, settings: { revision: opts.secondRevision } });
+  if (opts.secondRevision !== undefined) h.fake.page(path, { ...fixture, settings: { revision: opts.secondRevision } });
   await o.page.goto(h.fake.shopUrl(path), { waitUntil: "commit" });
-  await o.page.waitForFunction(() => !!(window as unknown as { __reveal?: unknown }).__reveal, null, { timeout: 15_000 });
+  await revealed(o.page);
   return o;
 }
 
@@ -80,6 +76,63 @@ describe("repeat views from the kept answer", () => {
     await h.fake.quiet(300, 3000);
     // One exposure per page view: the first view's and the repeat view's.
     expect(summaries().map((s) => s.variation_id)).toEqual(["var_A", "var_A"]);
+    expect(o.errors).toEqual([]);
+  });
+
+  it("shows a repeat view as it streams in, each kept change in place in every frame that shows its element", async () => {
+    // The header now; the price 400 ms later, with more after it; the end 400 ms after that.
+    const page: FixturePage = {
+      body: `<header id="top">Little Sprouts</header>`,
+      parts: [
+        { html: `<h1>Soap</h1><span id="price">$10.00</span><p>Made by hand.</p>`, afterMs: 400 },
+        { html: `<footer>Thanks</footer>`, afterMs: 400 },
+      ],
+    };
+    const kept = answerOf("A", { revision: 3, attributes: [] });
+    const o = await twoViews("/streamed", { first: kept, second: kept, secondDelayMs: 2000, page });
+    expect(await reveal(o)).toMatchObject({ calls: 0, price: "A" });
+    const seen = await framesOf(o.page);
+    // Shown before the price arrived: the visitor sees the header while the rest streams in.
+    expect(seen.some((f) => f.shown && f.first && f.text === null)).toBe(true);
+    // The kept change is applied as the parser adds its element, not when the page is parsed.
+    expect(seen.some((f) => f.shown && f.loading && f.visible && f.text === "A")).toBe(true);
+    // And the original price is never shown.
+    expect(seen.filter((f) => f.shown && f.visible && f.text !== "A")).toEqual([]);
+    expect(o.errors).toEqual([]);
+  });
+
+  it("applies while streaming only what is safe then: a closed element, a selector later siblings cannot change, no move", async () => {
+    const config = (id: string, path: string, variation: Config["variation"]): Config => ({ ...price("A"), config_customer_id: id, config_id: `cfg_${id}`, properties: { element_path: path }, variation });
+    const answer: ConfigsResponse = {
+      configs: {
+        // The price's element is split across two parts: changed before the rest of its text arrives,
+        // the parser would append "00" to the new content.
+        price: config("price", "#price", { innerHTML: "A" }),
+        // While the list streams, its first item is its last child for a moment.
+        last: config("last", "#list > li:last-child", { innerHTML: "last" }),
+        // A move's destination comes later in the page.
+        move: config("move", "#badge", { customfit_meta: { move_action: { target: "#buy", position: "above" } } }),
+      },
+      user_id: "u_cache",
+      cache: { revision: 3, attributes: [] },
+    };
+    const page: FixturePage = {
+      body: `<header id="top">Little Sprouts</header><span id="badge">New</span><ul id="list"><li>one</li>\n`,
+      parts: [
+        { html: `<li>two</li></ul><span id="price">$10.`, afterMs: 300 },
+        { html: `00</span><p>Made by hand.</p>`, afterMs: 300 },
+        { html: `<button id="buy">Buy</button><footer>Thanks</footer>`, afterMs: 300 },
+      ],
+    };
+    const o = await twoViews("/streamed-safe", { first: answer, second: answer, secondDelayMs: 2000, page });
+    expect(await reveal(o)).toMatchObject({ calls: 0, price: "A" });
+    expect((await framesOf(o.page)).filter((f) => f.shown && f.visible && f.text !== "A")).toEqual([]);
+    const state = await o.page.evaluate(() => ({
+      price: document.getElementById("price")!.textContent,
+      items: Array.from(document.querySelectorAll("#list > li"), (li) => li.textContent),
+      beforeBuy: document.getElementById("buy")!.previousElementSibling?.id,
+    }));
+    expect(state).toEqual({ price: "A", items: ["one", "last"], beforeBuy: "badge" });
     expect(o.errors).toEqual([]);
   });
 
@@ -152,7 +205,7 @@ describe("repeat views from the kept answer", () => {
     await o.page.waitForTimeout(300);
     await watchReveal(o);
     await o.page.goto(h.fake.shopUrl("/no-revision"), { waitUntil: "commit" });
-    await o.page.waitForFunction(() => !!(window as unknown as { __reveal?: unknown }).__reveal, null, { timeout: 15_000 });
+    await revealed(o.page);
     expect(await reveal(o)).toMatchObject({ calls: 1, price: "B" });
   });
 });

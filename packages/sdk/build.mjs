@@ -11,8 +11,10 @@ const common = {
   bundle: true,
   format: "iife",
   platform: "browser",
-  // Every browser a shop still sees supports ES2019; async/await stays native.
-  target: "es2019",
+  // ES2020 (Chrome and Edge 80, Firefox 74, Safari 13.1, all from early 2020) keeps `?.` and `??`
+  // native: 255 bytes gzip less than ES2019's spelled-out forms. An older browser fails to parse
+  // the file, so nothing of ours runs there: the page shows as it is, unhidden and unchanged.
+  target: "es2020",
   conditions: ["source"],
   legalComments: "none",
   logLevel: "warning",
@@ -43,7 +45,7 @@ async function shipped(entry, name) {
     mangleProps: /^_/,
   });
   const result = await minify(out.outputFiles[0].text, {
-    ecma: 2019,
+    ecma: 2020,
     toplevel: true,
     compress: { passes: 3, pure_getters: true },
     mangle: true,

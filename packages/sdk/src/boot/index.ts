@@ -432,7 +432,6 @@ function configsFromAnswer(inst: Instance, res: CallResult): Config[] {
     return [];
   }
   call.state = "received";
-  // `|| {}` rather than `?.`: the ES2019 build spells optional chaining out in full.
   const answer = (res.data || {}) as Partial<ConfigsResponse>;
   const configs = Object.values(answer.configs || {});
   inst._answer = answer;

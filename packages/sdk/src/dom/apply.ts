@@ -39,7 +39,6 @@ export const qsa = (sel: string): ArrayLike<Element> => {
 };
 export const qs = (sel: string | undefined): Element | null => (sel ? qsa(sel)[0] || null : null);
 
-// `a || {}` rather than `a?.b`: the ES2019 build spells optional chaining out in full.
 export const xp = (c: Config): Partial<ExperienceBehaviourResponse> => c.experience_behaviour_response || {};
 
 export const ids = (c: Config): Properties => ({

@@ -1,11 +1,12 @@
 // The apply engine (spec §3 Variation, §4 "Config replacement", "Document visibility", §9 limits).
 // Boot creates one engine per initialization, hands it the configs that match the page, awaits
 // `apply` (every config applied or given up), reveals the page, and calls `revert` on teardown.
+// Configs handed over while the page is still parsed reveal it at once (see `apply`).
 //
 // How it works: each HTML_ELEMENT config with an element path becomes an item. A scan queries
 // the selectors of the live items it is given; elements it has not seen are applied, shallower
 // first (spec §9), and bound to the item; elements it has seen are re-checked. Every live item is
-// scanned when `apply` starts (after the DOM is parsed) and from the re-apply timer
+// scanned once the DOM is parsed and from the re-apply timer
 // (reapply_timer_ms). ONE MutationObserver for the whole engine scans only the items the added
 // nodes could concern: items are indexed by what their selector needs of its element
 // (selector-keys.ts: an id, a class or a tag), and the added subtrees are looked up in that index,
@@ -36,7 +37,7 @@ import { sortByDepth } from "./depth.js";
 import type { Field } from "./fields.js";
 import { fieldsOf } from "./fields.js";
 import { selectorKeys } from "./selector-keys.js";
-import { hideRule } from "./visibility.js";
+import { hideRule, revealPage } from "./visibility.js";
 
 export type EngineContext = {
   scope: Scope;
@@ -72,6 +73,11 @@ export type ApplyResult = {
 };
 
 export type Engine = {
+  /**
+   * Applies `configs`; resolves once each is applied or given up. Called while the page is parsed
+   * (and no global redirection leaves it), it reveals the page at once: every element the configs
+   * wait for is hidden by a rule of its own (docs/decisions.md "When the page is revealed").
+   */
   apply: (configs: readonly Config[]) => Promise<ApplyResult>;
   revert: () => void;
   /** Whether `node` is, or is inside, an element this engine changed or a node it inserted. */
@@ -113,6 +119,11 @@ type Item = {
   _visible: unknown;
   /** Its hiding rule, made when first needed (most items never need one). */
   _hideRule?: string;
+  /**
+   * Needs nothing but its own element (no move, swap, duplicate, load action or click to
+   * perform): it may be applied while the page is still parsed.
+   */
+  _early: unknown;
 };
 
 /** What a field of one item replaced on one element, and what it wrote (read back from the page). */
@@ -128,6 +139,12 @@ type Binding = {
 };
 
 const live = (item: Item) => item._state === ITEM.waiting || item._state === ITEM.applied;
+
+/** Whether the parser may still add to `el`: nothing follows it or any of its ancestors yet. */
+const open = (el: Node) => {
+  for (let n: Node | null = el; n; n = n.parentNode) if (n.nextSibling) return false;
+  return true;
+};
 
 export function createEngine(ctx: EngineContext): Engine {
   const settings = ctx.settings;
@@ -350,11 +367,14 @@ export function createEngine(ctx: EngineContext): Engine {
   function scan(some: Item[] = items): void {
     if (dead) return;
     const time = now();
+    // While the page is parsed, only early items with a selector that later siblings cannot change
+    // (selector-keys.ts) are applied, and only to elements the parser has closed.
+    const parsing = doc.readyState === "loading";
     scanNumber++;
     for (let round = 0; round < 2; round++) {
       const fresh: [Item, Element][] = [];
       for (const item of some) {
-        if (!live(item)) continue;
+        if (!live(item) || (parsing && !(item._early && item._keys))) continue;
         if (time > item._deadline) {
           if (!item._everApplied) log("CFRUN002", item._selector);
           item._state = ITEM.done;
@@ -365,7 +385,7 @@ export function createEngine(ctx: EngineContext): Engine {
           const el = els[i]!;
           const binding = bindingOf(el, item);
           if (!binding) {
-            if (!skip(el, item)) fresh.push([item, el]);
+            if (!skip(el, item) && !(parsing && open(el))) fresh.push([item, el]);
           } else if (item._changes.cf_retain_value && binding._drifts < TEXT_OBSERVER_MAX_REPLACEMENTS) drift(el, binding);
         }
       }
@@ -431,7 +451,7 @@ export function createEngine(ctx: EngineContext): Engine {
             return;
           }
           const fields = fieldsOf(changes);
-          const visible = fields.length || meta.move_action || meta.swap_action || meta.edit_elem_action || meta.duplicate_actions;
+          const moves = meta.move_action || meta.swap_action || meta.edit_elem_action || meta.duplicate_actions;
           const item: Item = {
             _config: config,
             _changes: changes,
@@ -440,7 +460,8 @@ export function createEngine(ctx: EngineContext): Engine {
             _fields: fields,
             _state: ITEM.waiting,
             _deadline: Infinity,
-            _visible: visible,
+            _visible: fields.length || moves,
+            _early: !(moves || meta.onload_action || changes.cf_perform_click_action),
           };
           items.push(item);
           batch.push(item);
@@ -454,9 +475,15 @@ export function createEngine(ctx: EngineContext): Engine {
         });
       }
       if (result.redirect || !batch.length) return result;
-      // Before the DOM is parsed, pending elements are hidden one by one in case the page is
-      // revealed first (sdk_timeout_ms); after it, only what the first scan could not apply.
-      if (doc.readyState === "loading") guard(hide);
+      // Before the DOM is parsed, pending elements are hidden one by one and the page is shown:
+      // the observer applies early items as the parser adds their elements, in the microtask
+      // before the frame that would show them; the rest waits for the parsed DOM. After it, only
+      // what the first scan could not apply is hidden.
+      if (doc.readyState === "loading") {
+        guard(hide);
+        watch();
+        revealPage();
+      }
       await new Promise<void>((resolve) => onReady(kit, resolve));
       if (dead) return result;
       const time = now();

@@ -1,6 +1,7 @@
 // Flicker control (spec §4 "Document visibility"): the page is hidden by an invisible-block style
 // until personalization is applied, fails, or the time-out fires; then it is revealed, once.
-// Elements still waiting for their change are hidden one by one (spec §4 "Other states").
+// Elements still waiting for their change are hidden one by one (spec §4 "Other states"), which
+// lets the engine reveal a page still being parsed (docs/decisions.md "When the page is revealed").
 
 import { doc, safe } from "../env/globals.js";
 import { DOCUMENT_EVENTS } from "@storefit/contract";
