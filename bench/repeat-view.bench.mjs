@@ -85,7 +85,7 @@ const browser = await launch();
 async function view(tab, who) {
   await tab.goto(`http://shop.localhost:${port}/${who}/p`);
   await tab.waitForFunction(() => window.__t.revealed !== undefined, null, { timeout: 15_000 });
-  // Both apply their changes as the parser adds the elements (ours: those it may change mid-parse): wait for all.
+  // GrowthBook applies its mutations as their elements appear, ours once the DOM is parsed: wait for all.
   await tab.waitForFunction((n) => document.querySelectorAll("p.sale").length === n, N / kinds.length, { timeout: 15_000 });
   // The first paint with content, once there is one (a hidden page paints none).
   await tab.waitForFunction(() => performance.getEntriesByName("first-contentful-paint").length > 0, null, { timeout: 15_000 });
@@ -138,8 +138,9 @@ for (const d of DELAYS) {
   for (let i = 0; i < TRIALS; i++) for (const who of i % 2 ? ["gb", "ours"] : ["ours", "gb"]) res[who].push(await trial(who));
   const before = (list) => list.reduce((s, v) => s + v.callsBefore, 0);
   console.log(`service answering after ${d} ms (load ${loadavg()[0].toFixed(1)}); config or features calls completed before the reveal: ours ${before(res.ours)}/${TRIALS}, GrowthBook ${before(res.gb)}/${TRIALS}`);
-  // Shown with every change: both reveal when their kept answer is read, in <head>, and change the
-  // elements as they are parsed (docs/decisions.md "When the page is revealed").
+  // Shown with every change: both reveal when their kept answer is read, in <head>; GrowthBook
+  // changes elements as they are parsed, ours once the DOM is parsed (docs/decisions.md "When the
+  // page is revealed").
   for (const [what, f] of [["reveal", (v) => v.revealed], ["shown with all 30 changes", (v) => Math.max(v.revealed, v.complete)], ["first contentful paint", (v) => v.fcp]]) {
     const o = median(res.ours.map(f));
     const g = median(res.gb.map(f));

@@ -79,7 +79,7 @@ describe("repeat views from the kept answer", () => {
     expect(o.errors).toEqual([]);
   });
 
-  it("shows a repeat view as it streams in, each kept change in place in every frame that shows its element", async () => {
+  it("shows a repeat view as it streams in, the kept change's element hidden until the page is parsed and changed", async () => {
     // The header now; the price 400 ms later, with more after it; the end 400 ms after that.
     const page: FixturePage = {
       body: `<header id="top">Little Sprouts</header>`,
@@ -94,14 +94,14 @@ describe("repeat views from the kept answer", () => {
     const seen = await framesOf(o.page);
     // Shown before the price arrived: the visitor sees the header while the rest streams in.
     expect(seen.some((f) => f.shown && f.first && f.text === null)).toBe(true);
-    // The kept change is applied as the parser adds its element, not when the page is parsed.
-    expect(seen.some((f) => f.shown && f.loading && f.visible && f.text === "A")).toBe(true);
+    // The price arrives while the page is shown, hidden by its own rule until it is changed.
+    expect(seen.some((f) => f.shown && f.loading && f.text === "$10.00" && !f.visible)).toBe(true);
     // And the original price is never shown.
     expect(seen.filter((f) => f.shown && f.visible && f.text !== "A")).toEqual([]);
     expect(o.errors).toEqual([]);
   });
 
-  it("applies while streaming only what is safe then: a closed element, a selector later siblings cannot change, no move", async () => {
+  it("changes a streamed page once it is parsed: a split element, a :last-child selector, a move, several matches and a page script that rewrote the price all end as on a parsed page", async () => {
     const config = (id: string, path: string, variation: Config["variation"]): Config => ({ ...price("A"), config_customer_id: id, config_id: `cfg_${id}`, properties: { element_path: path }, variation });
     const answer: ConfigsResponse = {
       configs: {
@@ -112,6 +112,8 @@ describe("repeat views from the kept answer", () => {
         last: config("last", "#list > li:last-child", { innerHTML: "last" }),
         // A move's destination comes later in the page.
         move: config("move", "#badge", { customfit_meta: { move_action: { target: "#buy", position: "above" } } }),
+        // Matches in two parts of the page.
+        each: config("each", ".each", { innerHTML: "E" }),
       },
       user_id: "u_cache",
       cache: { revision: 3, attributes: [] },
@@ -120,8 +122,9 @@ describe("repeat views from the kept answer", () => {
       body: `<header id="top">Little Sprouts</header><span id="badge">New</span><ul id="list"><li>one</li>\n`,
       parts: [
         { html: `<li>two</li></ul><span id="price">$10.`, afterMs: 300 },
-        { html: `00</span><p>Made by hand.</p>`, afterMs: 300 },
-        { html: `<button id="buy">Buy</button><footer>Thanks</footer>`, afterMs: 300 },
+        // The page's own script rewrites the price while the page is parsed.
+        { html: `00</span><span class="each">x</span><p>Made by hand.</p><script>document.getElementById("price").textContent += "!"</script>`, afterMs: 300 },
+        { html: `<div><span class="each">y</span></div><button id="buy">Buy</button><footer>Thanks</footer>`, afterMs: 300 },
       ],
     };
     const o = await twoViews("/streamed-safe", { first: answer, second: answer, secondDelayMs: 2000, page });
@@ -131,8 +134,9 @@ describe("repeat views from the kept answer", () => {
       price: document.getElementById("price")!.textContent,
       items: Array.from(document.querySelectorAll("#list > li"), (li) => li.textContent),
       beforeBuy: document.getElementById("buy")!.previousElementSibling?.id,
+      each: Array.from(document.querySelectorAll(".each"), (e) => e.textContent),
     }));
-    expect(state).toEqual({ price: "A", items: ["one", "last"], beforeBuy: "badge" });
+    expect(state).toEqual({ price: "A", items: ["one", "last"], beforeBuy: "badge", each: ["E", "E"] });
     expect(o.errors).toEqual([]);
   });
 

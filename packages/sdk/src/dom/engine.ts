@@ -1,7 +1,8 @@
 // The apply engine (spec §3 Variation, §4 "Config replacement", "Document visibility", §9 limits).
 // Boot creates one engine per initialization, hands it the configs that match the page, awaits
 // `apply` (every config applied or given up), reveals the page, and calls `revert` on teardown.
-// Configs handed over while the page is still parsed reveal it at once (see `apply`).
+// Configs handed over while the page is still parsed reveal it at once, their elements hidden
+// one by one until the parsed page is changed (see `apply`).
 //
 // How it works: each HTML_ELEMENT config with an element path becomes an item. A scan queries
 // the selectors of the live items it is given; elements it has not seen are applied, shallower
@@ -76,7 +77,8 @@ export type Engine = {
   /**
    * Applies `configs`; resolves once each is applied or given up. Called while the page is parsed
    * (and no global redirection leaves it), it reveals the page at once: every element the configs
-   * wait for is hidden by a rule of its own (docs/decisions.md "When the page is revealed").
+   * wait for is hidden by a rule of its own until the parsed page is changed (docs/decisions.md
+   * "When the page is revealed").
    */
   apply: (configs: readonly Config[]) => Promise<ApplyResult>;
   revert: () => void;
@@ -119,11 +121,6 @@ type Item = {
   _visible: unknown;
   /** Its hiding rule, made when first needed (most items never need one). */
   _hideRule?: string;
-  /**
-   * Needs nothing but its own element (no move, swap, duplicate, load action or click to
-   * perform): it may be applied while the page is still parsed.
-   */
-  _early: unknown;
 };
 
 /** What a field of one item replaced on one element, and what it wrote (read back from the page). */
@@ -139,12 +136,6 @@ type Binding = {
 };
 
 const live = (item: Item) => item._state === ITEM.waiting || item._state === ITEM.applied;
-
-/** Whether the parser may still add to `el`: nothing follows it or any of its ancestors yet. */
-const open = (el: Node) => {
-  for (let n: Node | null = el; n; n = n.parentNode) if (n.nextSibling) return false;
-  return true;
-};
 
 export function createEngine(ctx: EngineContext): Engine {
   const settings = ctx.settings;
@@ -367,14 +358,11 @@ export function createEngine(ctx: EngineContext): Engine {
   function scan(some: Item[] = items): void {
     if (dead) return;
     const time = now();
-    // While the page is parsed, only early items with a selector that later siblings cannot change
-    // (selector-keys.ts) are applied, and only to elements the parser has closed.
-    const parsing = doc.readyState === "loading";
     scanNumber++;
     for (let round = 0; round < 2; round++) {
       const fresh: [Item, Element][] = [];
       for (const item of some) {
-        if (!live(item) || (parsing && !(item._early && item._keys))) continue;
+        if (!live(item)) continue;
         if (time > item._deadline) {
           if (!item._everApplied) log("CFRUN002", item._selector);
           item._state = ITEM.done;
@@ -385,7 +373,7 @@ export function createEngine(ctx: EngineContext): Engine {
           const el = els[i]!;
           const binding = bindingOf(el, item);
           if (!binding) {
-            if (!skip(el, item) && !(parsing && open(el))) fresh.push([item, el]);
+            if (!skip(el, item)) fresh.push([item, el]);
           } else if (item._changes.cf_retain_value && binding._drifts < TEXT_OBSERVER_MAX_REPLACEMENTS) drift(el, binding);
         }
       }
@@ -451,7 +439,7 @@ export function createEngine(ctx: EngineContext): Engine {
             return;
           }
           const fields = fieldsOf(changes);
-          const moves = meta.move_action || meta.swap_action || meta.edit_elem_action || meta.duplicate_actions;
+          const visible = fields.length || meta.move_action || meta.swap_action || meta.edit_elem_action || meta.duplicate_actions;
           const item: Item = {
             _config: config,
             _changes: changes,
@@ -460,8 +448,7 @@ export function createEngine(ctx: EngineContext): Engine {
             _fields: fields,
             _state: ITEM.waiting,
             _deadline: Infinity,
-            _visible: fields.length || moves,
-            _early: !(moves || meta.onload_action || changes.cf_perform_click_action),
+            _visible: visible,
           };
           items.push(item);
           batch.push(item);
@@ -475,13 +462,13 @@ export function createEngine(ctx: EngineContext): Engine {
         });
       }
       if (result.redirect || !batch.length) return result;
-      // Before the DOM is parsed, pending elements are hidden one by one and the page is shown:
-      // the observer applies early items as the parser adds their elements, in the microtask
-      // before the frame that would show them; the rest waits for the parsed DOM. After it, only
-      // what the first scan could not apply is hidden.
+      // Before the DOM is parsed, the elements the configs wait for are hidden one by one, so the
+      // page is shown now and renders as it parses; they are changed once it is parsed (changing
+      // them while the parser may still add to them, or to the elements a selector counts, gives
+      // half-changed and wrong elements). After it, only what the first scan could not apply is
+      // hidden.
       if (doc.readyState === "loading") {
         guard(hide);
-        watch();
         revealPage();
       }
       await new Promise<void>((resolve) => onReady(kit, resolve));
