@@ -48,6 +48,12 @@ describe("size budget (npm run size)", () => {
     expect(first("storefit-ext.js")).not.toContain("allFunctionsCalledOnLoad");
   });
 
+  it("the Shopify pixel stays ES2019 (pasted into Shopify's editor): no `?.` or `??`, which storefit.js (ES2020) has", () => {
+    const dist = (name: string) => readFileSync(join(root, "packages/sdk/dist", name), "utf8");
+    expect(dist("shopify-pixel.js")).not.toMatch(/\?\.|\?\?/);
+    expect(dist("storefit.js")).toMatch(/\?\.|\?\?/);
+  });
+
   it("fails for a file over 16 KiB gzip", () => {
     const big = join(mkdtempSync(join(tmpdir(), "storefit-size-")), "big.js");
     writeFileSync(big, randomBytes(20_000).toString("base64"));
