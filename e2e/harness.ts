@@ -113,8 +113,8 @@ export async function rowOf(table: Locator, variation: string): Promise<Record<s
 /** A count as the screen shows it ("1,204") as a number. */
 export const count = (text: string | undefined) => Number((text ?? "").replace(/[^0-9]/g, ""));
 
-/** A goal as the experience editor's goal box takes it: `page` for a page goal, `event` for a track or click goal. */
-export type GoalInput = { name: string; counts: "page_view" | "track" | "click" | "revenue"; page?: string; event?: string };
+/** A goal as the experience editor's goal box takes it: `page` for a page goal, `event` for a track, click or form-submit goal. */
+export type GoalInput = { name: string; counts: "page_view" | "track" | "click" | "form_submit" | "revenue"; page?: string; event?: string };
 
 /**
  * From the signed-in dashboard's Experiences screen: a new experience made in the editor's form (a
