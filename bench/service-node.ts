@@ -77,6 +77,14 @@ if (!databaseUrl && !dir) throw new Error("BENCH_DATA_DIR (or DATABASE_URL) is r
 const store: Store = databaseUrl
   ? await (await import("../packages/server/src/store/postgres/index.js")).openPostgresStore(databaseUrl)
   : openSqliteStore(join(dir!, "service.sqlite"));
+// Counts the revision reads (one per event-loop turn of config calls, decide/snapshots.ts), which
+// the benchmark prints per call beside the CPU per call.
+let revisionReads = 0;
+const getAccountRevision = store.getAccountRevision.bind(store);
+store.getAccountRevision = (...args) => {
+  revisionReads++;
+  return getAccountRevision(...args);
+};
 await store.migrate();
 await seedDemo(store, { email: "bench@storefit.test", password: "bench-password-1" });
 await store.saveAudience({ id: "aud_bench_mobile", account_id: DEMO_ACCOUNT_ID, name: "Mobile", description: "", condition: { cf_device_type: "mobile" } });
@@ -98,7 +106,7 @@ const address = app.server.address();
 process.stdout.write(JSON.stringify({ port: typeof address === "object" && address ? address.port : 0, running }) + "\n");
 
 // The benchmark asks for this process's CPU time over IPC (free of other processes' load).
-process.on("message", () => process.send?.(process.cpuUsage()));
+process.on("message", () => process.send?.({ ...process.cpuUsage(), revisionReads }));
 process.on("SIGTERM", () => {
   void app
     .close()

@@ -11,11 +11,12 @@
 // The machine is shared and noisy: service and baseline alternate in short slices (BENCH_SLICES)
 // so both see the same noise, and each rate is the requests over the summed time of its slices.
 // Env: BENCH_REQUESTS (40000 each), BENCH_CONCURRENCY (20), BENCH_ROUNDS (1), BENCH_SLICES (20),
-// BENCH_NEW_VISITOR_EVERY (8: one config call in 8 is a visitor's first), BENCH_BROWSE (1: a
+// BENCH_WARMUP (3000 calls a side before the slices), BENCH_NEW_VISITOR_EVERY (8: one config call in 8 is a visitor's first), BENCH_BROWSE (1: a
 // returning visitor asks on a random product page; 0: always on the page of their first visit),
-// BENCH_SERVICE_NODE_ARGS and BENCH_BARE_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=…"), BENCH_ONLY=decisions, BENCH_VERBOSE=1 (per slice),
+// BENCH_SERVICE_NODE_ARGS, BENCH_BARE_NODE_ARGS and BENCH_OTHER_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=…"), BENCH_ONLY=decisions, BENCH_VERBOSE=1 (per slice),
 // BENCH_OTHER_TREE (another checkout's service as a third side: an A/B in one run; on PostgreSQL
-// with BENCH_OTHER_DATABASE_URL, a database of its own), DATABASE_URL (the service on PostgreSQL).
+// with BENCH_OTHER_DATABASE_URL, a database of its own, or "sqlite": that side on SQLite),
+// DATABASE_URL (the service on PostgreSQL).
 // Also printed: each side's latency p50 and p99 over every request of its slices, and the p99 and
 // CPU-per-call ratios (service / bare) against the config call's targets (≤ 2×, ≤ 1.4×).
 
@@ -53,7 +54,8 @@ const VERBOSE = process.env.BENCH_VERBOSE === "1";
 /** "decisions" skips the events part (for profiling the decision path alone). */
 const ONLY = process.env.BENCH_ONLY;
 const EVENTS_PER_BATCH = 5;
-const WARMUP_REQUESTS = 3000;
+/** Calls each side gets before the measured slices (V8 is still compiling the service's hot paths for a while). */
+const WARMUP_REQUESTS = Number(process.env.BENCH_WARMUP ?? 3000);
 /** Answers of the service sampled for the baseline to send (the first warm-up calls). */
 const ANSWER_SAMPLES = 200;
 const CLIENT_KEY = "ck_demo_littlesprouts";
@@ -68,17 +70,26 @@ function startChild(file, env, execArgv = []) {
     let out = "";
     child.stdout.on("data", (d) => {
       out += d;
-      const line = out.split("\n")[0];
-      if (out.includes("\n")) resolve({ child, ...JSON.parse(line) });
+      // The first line that is JSON: V8's tracing flags (--log-deopt) also print to stdout.
+      const line = out.split("\n").find((l, i, all) => i < all.length - 1 && l.startsWith("{"));
+      if (line !== undefined) {
+        child.stdout.removeAllListeners("data");
+        child.stdout.resume();
+        resolve({ child, ...JSON.parse(line) });
+      }
     });
     child.on("exit", (code) => reject(new Error(`${file} exited with ${code}`)));
   });
 }
 
-/** The child's CPU time so far in µs (user + system), asked over IPC. */
+/** The child's CPU time so far in µs (user + system), asked over IPC; the service's revision reads so far in `reads`. */
+const reads = new WeakMap();
 const cpuOf = (child) =>
   new Promise((resolve) => {
-    child.once("message", (m) => resolve(m.user + m.system));
+    child.once("message", (m) => {
+      if (m.revisionReads !== undefined) reads.set(child, m.revisionReads);
+      resolve(m.user + m.system);
+    });
     child.send("cpu");
   });
 
@@ -253,9 +264,15 @@ if (otherTree) {
   const otherBundle = join(cacheDir, "service-node-other.mjs");
   await build({ ...serverBundleOptions, entryPoints: [join(otherTree, "bench", "service-node.ts")], outfile: otherBundle });
   mkdirSync(join(dir, "other"));
-  // On PostgreSQL (DATABASE_URL), BENCH_OTHER_DATABASE_URL: a database of its own.
+  // On PostgreSQL (DATABASE_URL), BENCH_OTHER_DATABASE_URL: a database of its own; "sqlite": the
+  // other side on SQLite (the same code on both backends in one run).
   const otherDb = process.env.BENCH_OTHER_DATABASE_URL;
-  other = await startChild(otherBundle, { BENCH_DATA_DIR: join(dir, "other"), ...(otherDb ? { DATABASE_URL: otherDb } : {}) });
+  const otherArgs = (process.env.BENCH_OTHER_NODE_ARGS ?? "").split(" ").filter(Boolean);
+  other = await startChild(
+    otherBundle,
+    { BENCH_DATA_DIR: join(dir, "other"), ...(otherDb ? { DATABASE_URL: otherDb === "sqlite" ? "" : otherDb } : {}) },
+    otherArgs,
+  );
 }
 try {
   // The baseline answers real answers of the service: those to the first warm-up calls, in turn,
@@ -293,8 +310,16 @@ try {
         const order = k % 2 ? sides : [...sides].reverse();
         for (const [side, { port, child }] of [...order.slice(k % order.length), ...order.slice(0, k % order.length)]) {
           const cpuBefore = await cpuOf(child);
+          const readsBefore = reads.get(child);
           const rate = await load(port, path, bodyOf, slice, CONCURRENCY, decisions.latencies[side]);
-          const used = (await cpuOf(child)) - cpuBefore; decisions[side].cpu = (decisions[side].cpu ?? 0) + used; if (VERBOSE) console.log(`  slice ${k} ${side.padEnd(7)} ${fmt(rate)}/s, ${(used / slice).toFixed(0)} µs CPU per request`);
+          const used = (await cpuOf(child)) - cpuBefore;
+          decisions[side].cpu = (decisions[side].cpu ?? 0) + used;
+          const sliceReads = readsBefore === undefined ? undefined : reads.get(child) - readsBefore;
+          if (sliceReads !== undefined) decisions[side].reads = (decisions[side].reads ?? 0) + sliceReads;
+          if (VERBOSE) {
+            const perCall = sliceReads === undefined ? "" : `, ${(sliceReads / slice).toFixed(3)} revision reads per call`;
+            console.log(`  slice ${k} ${side.padEnd(7)} ${fmt(rate)}/s, ${(used / slice).toFixed(0)} µs CPU per request${perCall}`);
+          }
           decisions[side].n += slice;
           decisions[side].s += slice / rate;
           decisions.slices[side].push(rate);
@@ -356,6 +381,9 @@ try {
         `p99 service ${ms(lat.service.p99)} vs bare ${ms(lat.bare.p99)} → ${times(lat.service.p99 / lat.bare.p99)} (target ≤ 2×)`,
     );
     console.log(`  CPU per call: service / bare → ${times(cpu(decisions.service) / cpu(decisions.bare))} (target ≤ 1.4×); load average now ${os.loadavg().map((x) => x.toFixed(1)).join(" ")}`);
+    // One revision read per event-loop turn of config calls (decide/snapshots.ts): fewer per call, more calls share each.
+    const readsPerCall = (side) => (decisions[side].reads === undefined ? "n/a" : (decisions[side].reads / decisions[side].n).toFixed(3));
+    console.log(`  revision reads per call: service ${readsPerCall("service")}${other ? `, other tree ${readsPerCall("other")}` : ""}`);
     if (other) {
       console.log(
         `  other tree (${otherTree}): CPU per call ${cpu(decisions.other).toFixed(0)} µs → ${times(cpu(decisions.other) / cpu(decisions.bare))} bare; ` +
