@@ -136,35 +136,51 @@ describe("operator journeys 2, built in the dashboard and measured from real vis
       path: PATH,
       goals: [{ name: "Popup CTA", counts: "click", event: "popup_cta" }],
       more: async () => {
-        // One config in Variation B: the popup, and, on its call to action, a click counted as
-        // the goal. A template's element changes are applied when it shows (docs/embedding.md),
-        // so the click is counted on the call to action the popup inserted.
         const b = page.getByTestId("rule").getByTestId("variation").nth(1);
+        // Config 1: the popup, shown on entry (the default), closed for the session once closed.
         await b.getByRole("button", { name: /Add config/ }).click();
-        const config = b.getByRole("region", { name: /^Config 1/ });
-        await config.getByLabel("Element (CSS path)").fill("#sf-offer-cta");
-        await config.getByText("Click and load actions", { exact: true }).click();
-        await config.getByLabel("Add on click action").check();
-        await config.getByLabel("Action", { exact: true }).selectOption("track_click");
-        await config.getByLabel("Goal name").fill("popup_cta");
-        await config.getByText("Template (popup)", { exact: true }).click();
-        await config.getByLabel("Insert a template (popup or block)").check();
-        await config.getByLabel("Template id").fill("tpl_first_order");
-        await config.getByLabel("Template HTML").fill(HTML);
-        await config.getByLabel("Wrapper style (CSS declarations)").fill("position:fixed;inset:0;display:flex;align-items:center;justify-content:center;background:rgba(0,0,0,.4);z-index:2147483000");
-        // Shown on entry, closed for the session once closed (the defaults).
-        expect(await config.getByLabel("Show", { exact: true }).inputValue()).toBe("on_entry");
+        const popup = b.getByRole("region", { name: /^Config 1/ });
+        await popup.getByText("Template (popup)", { exact: true }).click();
+        await popup.getByLabel("Insert a template (popup or block)").check();
+        await popup.getByLabel("Template id").fill("tpl_first_order");
+        await popup.getByLabel("Template HTML").fill(HTML);
+        await popup.getByLabel("Wrapper style (CSS declarations)").fill("position:fixed;inset:0;display:flex;align-items:center;justify-content:center;background:rgba(0,0,0,.4);z-index:2147483000");
+        expect(await popup.getByLabel("Show", { exact: true }).inputValue()).toBe("on_entry");
+        // Config 2: the call to action, which the popup brings, its clicks counted as the goal.
+        // (The control is answered with a counter of the same clicks: docs/api.md "Goal counters".)
+        await b.getByRole("button", { name: /Add config/ }).click();
+        const cta = b.getByRole("region", { name: /^Config 2/ });
+        await cta.getByLabel("Element (CSS path)").fill("#sf-offer-cta");
+        await cta.getByText("Click and load actions", { exact: true }).click();
+        await cta.getByLabel("Add on click action").check();
+        await cta.getByLabel("Action", { exact: true }).selectOption("track_click");
+        await cta.getByLabel("Goal name").fill("popup_cta");
       },
     });
     const id = idOf(url);
     await setStatus(page, url, "Start", "running");
     const names = await variationNames(id);
 
-    /** A fresh shopper: the arm their exposure names, whether the popup showed, and whether they clicked its call to action. */
-    const visit = async (wantsOffer: boolean): Promise<{ arm: Arm; popup: boolean; clicked: boolean }> => {
+    /**
+     * A fresh shopper: the arm their exposure names, whether the popup showed, whether they
+     * clicked its call to action, and whether the script gave up waiting for an element (CFRUN002)
+     * before it revealed the page: the call to action comes only with the popup, after the reveal.
+     */
+    const visit = async (wantsOffer: boolean): Promise<{ arm: Arm; popup: boolean; clicked: boolean; heldHidden: boolean }> => {
       const context = await newVisitor(browser);
       try {
         const p = await context.newPage();
+        await p.addInitScript(() => {
+          const w = window as unknown as { __heldHidden: boolean };
+          w.__heldHidden = false;
+          let shown = false;
+          document.addEventListener("storefit:revealed", () => (shown = true));
+          const debug = console.debug.bind(console);
+          console.debug = (...args: unknown[]) => {
+            if (!shown && args.includes("CFRUN002")) w.__heldHidden = true;
+            debug(...args);
+          };
+        });
         const exposed = exposuresOf(p, id);
         const started = extensionStarted(p);
         await p.goto(stack.shopUrl(PATH), { waitUntil: "domcontentloaded", timeout: 60_000 });
@@ -174,22 +190,23 @@ describe("operator journeys 2, built in the dashboard and measured from real vis
         // A popup shown on entry is inserted as the extension starts.
         await started;
         const arm = names[exposed[0]!]!;
+        const heldHidden = await p.evaluate(() => (window as unknown as { __heldHidden: boolean }).__heldHidden);
         const cta = p.getByRole("link", { name: CTA });
         if (arm === "Control") {
           const popup = await p.locator("[data-storefit-template]").count();
           await leave(p);
-          return { arm, popup: popup > 0, clicked: false };
+          return { arm, popup: popup > 0, clicked: false, heldHidden };
         }
         await cta.waitFor({ state: "visible", timeout: 30_000 });
         if (wantsOffer) {
           await cta.click();
           await p.waitForURL(/\/cart$/, { waitUntil: "domcontentloaded", timeout: 60_000 });
-          return { arm, popup: true, clicked: true };
+          return { arm, popup: true, clicked: true, heldHidden };
         }
         await p.getByRole("button", { name: "Close the offer" }).click();
         await expect.poll(() => p.locator("[data-storefit-template]").count()).toBe(0);
         await leave(p);
-        return { arm, popup: true, clicked: false };
+        return { arm, popup: true, clicked: false, heldHidden };
       } finally {
         await context.close();
       }
@@ -202,6 +219,9 @@ describe("operator journeys 2, built in the dashboard and measured from real vis
     const clicked = tally();
     for (const v of visits) {
       expect(v.popup, `a shopper in ${v.arm} ${v.popup ? "saw" : "did not see"} the popup`).toBe(v.arm === "Variation B");
+      // Neither arm's page is kept hidden waiting for the call to action (nor the control's for
+      // its counter of an element it never has).
+      expect(v.heldHidden, `a shopper in ${v.arm}: the page was held hidden until an element was given up`).toBe(false);
       exposed[v.arm]++;
       if (v.clicked) clicked[v.arm]++;
     }

@@ -476,8 +476,13 @@ export function createEngine(ctx: EngineContext): Engine {
       const time = now();
       for (const item of batch) if (item._state === ITEM.waiting) item._deadline = time + settings.element_timeout_ms;
       guard(scan);
+      // Resolved (and the page revealed) once nothing visible waits. An item that changes nothing
+      // visible itself (click and load actions, a click to perform) keeps waiting for its element
+      // behind the reveal: it may be one that comes only after it, as a popup's button, and
+      // holding the page hidden for it showed nothing sooner (the goal counters of a control wait
+      // for elements it never has).
       await new Promise<void>((resolve) => {
-        const done = () => (dead || batch.every((item) => item._state !== ITEM.waiting) ? (resolve(), true) : false);
+        const done = () => (dead || batch.every((item) => item._state !== ITEM.waiting || !item._visible) ? (resolve(), true) : false);
         if (!done()) {
           waiters.push(done);
           later(scan, settings.element_timeout_ms + 1);
