@@ -1,4 +1,4 @@
-// Three more journeys an operator takes, each built only through the dashboard (the API is read,
+// More journeys an operator takes, each built only through the dashboard (the API is read,
 // never written, to cross-check), visited by fresh shoppers in fresh browser contexts on the demo
 // shop, and read where the operator reads it: Results, and Live events for what the product shows
 // only there (popup views, scroll depth). Nothing is planted: every number comes from the visits,
@@ -9,7 +9,7 @@
 // page and the seeded welcome popup runs on "/" (for first-time visitors), so none of ours is there.
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { DESKTOP_UA, count, createExperience, editVariationB, expectOnResults, launchBrowser, newVisitor, rowOf, setStatus, shoppers, signInOperator, startStack } from "./harness.js";
 import type { Stack } from "./harness.js";
 
@@ -118,129 +118,171 @@ async function liveEventLabels(experience: string, type: string, n: number, text
   return labels.allInnerTexts();
 }
 
-describe("operator journeys 2, built in the dashboard and measured from real visits", () => {
-  it("a popup (template) against no popup, a click goal on its call to action: exposures per arm, CTA conversions and popup views are exact", { timeout: 900_000 }, async () => {
-    const PATH = "/products/calendula-baby-lotion";
-    const NAME = "Popup: first-order code";
-    const CTA = "Claim 10% off";
-    // The call to action leaves for the cart; the × closes the popup.
-    const HTML =
-      '<div id="sf-offer" role="dialog" aria-label="First-order offer" style="max-width:22rem;margin:1rem;padding:1.5rem;background:#fff;border-radius:12px">' +
-      '<button type="button" data-storefit-close aria-label="Close the offer">×</button>' +
-      "<p>10% off your first order.</p>" +
-      `<a id="sf-offer-cta" href="/cart">${CTA}</a></div>`;
+const CTA = "Claim 10% off";
+/** The popup: its call to action leaves for the cart; the × closes it. */
+const POPUP_HTML =
+  '<div id="sf-offer" role="dialog" aria-label="First-order offer" style="max-width:22rem;margin:1rem;padding:1.5rem;background:#fff;border-radius:12px">' +
+  '<button type="button" data-storefit-close aria-label="Close the offer">×</button>' +
+  "<p>10% off your first order.</p>" +
+  `<a id="sf-offer-cta" href="/cart">${CTA}</a></div>`;
 
-    await page.getByRole("link", { name: "Experiences", exact: true }).click();
-    const url = await createExperience(page, {
-      name: NAME,
-      path: PATH,
-      goals: [{ name: "Popup CTA", counts: "click", event: "popup_cta" }],
-      more: async () => {
-        const b = page.getByTestId("rule").getByTestId("variation").nth(1);
-        // Config 1: the popup, shown on entry (the default), closed for the session once closed.
+/** In a config's form: the popup, with template id `id`, shown on entry unless `after` seconds are given. */
+async function fillPopup(config: Locator, id: string, after?: string): Promise<void> {
+  await config.getByText("Template (popup)", { exact: true }).click();
+  await config.getByLabel("Insert a template (popup or block)").check();
+  await config.getByLabel("Template id").fill(id);
+  await config.getByLabel("Template HTML").fill(POPUP_HTML);
+  await config.getByLabel("Wrapper style (CSS declarations)").fill("position:fixed;inset:0;display:flex;align-items:center;justify-content:center;background:rgba(0,0,0,.4);z-index:2147483000");
+  expect(await config.getByLabel("Show", { exact: true }).inputValue()).toBe("on_entry");
+  if (after) {
+    await config.getByLabel("Show", { exact: true }).selectOption("timerbased");
+    await config.getByLabel("After (seconds)").fill(after);
+  }
+}
+
+/** In a config's form: its element is the popup's call to action, whose clicks count as the goal popup_cta. */
+async function fillCtaClickGoal(config: Locator): Promise<void> {
+  await config.getByLabel("Element (CSS path)").fill("#sf-offer-cta");
+  await config.getByText("Click and load actions", { exact: true }).click();
+  await config.getByLabel("Add on click action").check();
+  await config.getByLabel("Action", { exact: true }).selectOption("track_click");
+  await config.getByLabel("Goal name").fill("popup_cta");
+}
+
+/**
+ * A popup A/B test against no popup, with a click goal on the popup's call to action: built in
+ * the editor (`buildVariationB` fills Variation B's configs), started, visited by fresh shoppers
+ * (every second one takes the offer when shown it), read on Results and Live events.
+ */
+async function popupJourney(o: { path: string; name: string; templateId: string; buildVariationB: (b: Locator) => Promise<void> }): Promise<void> {
+  const { path: PATH, name: NAME } = o;
+  await page.getByRole("link", { name: "Experiences", exact: true }).click();
+  const url = await createExperience(page, {
+    name: NAME,
+    path: PATH,
+    goals: [{ name: "Popup CTA", counts: "click", event: "popup_cta" }],
+    more: () => o.buildVariationB(page.getByTestId("rule").getByTestId("variation").nth(1)),
+  });
+  const id = idOf(url);
+  await setStatus(page, url, "Start", "running");
+  const names = await variationNames(id);
+
+  /**
+   * A fresh shopper: the arm their exposure names, whether the popup showed, whether they
+   * clicked its call to action, and whether the script gave up waiting for an element (CFRUN002)
+   * before it revealed the page: the call to action comes only with the popup, after the reveal.
+   */
+  const visit = async (wantsOffer: boolean): Promise<{ arm: Arm; popup: boolean; clicked: boolean; heldHidden: boolean }> => {
+    const context = await newVisitor(browser);
+    try {
+      const p = await context.newPage();
+      await p.addInitScript(() => {
+        const w = window as unknown as { __heldHidden: boolean };
+        w.__heldHidden = false;
+        let shown = false;
+        document.addEventListener("storefit:revealed", () => (shown = true));
+        const debug = console.debug.bind(console);
+        console.debug = (...args: unknown[]) => {
+          if (!shown && args.includes("CFRUN002")) w.__heldHidden = true;
+          debug(...args);
+        };
+      });
+      const exposed = exposuresOf(p, id);
+      const started = extensionStarted(p);
+      await p.goto(stack.shopUrl(PATH), { waitUntil: "domcontentloaded", timeout: 60_000 });
+      await revealed(p);
+      await expect.poll(() => exposed.length, { timeout: 30_000 }).toBeGreaterThan(0);
+      expect(new Set(exposed).size, "one variation per shopper").toBe(1);
+      // A popup shown on entry is inserted as the extension starts.
+      await started;
+      const arm = names[exposed[0]!]!;
+      const heldHidden = await p.evaluate(() => (window as unknown as { __heldHidden: boolean }).__heldHidden);
+      const cta = p.getByRole("link", { name: CTA });
+      if (arm === "Control") {
+        const popup = await p.locator("[data-storefit-template]").count();
+        await leave(p);
+        return { arm, popup: popup > 0, clicked: false, heldHidden };
+      }
+      await cta.waitFor({ state: "visible", timeout: 30_000 });
+      if (wantsOffer) {
+        await cta.click();
+        await p.waitForURL(/\/cart$/, { waitUntil: "domcontentloaded", timeout: 60_000 });
+        return { arm, popup: true, clicked: true, heldHidden };
+      }
+      await p.getByRole("button", { name: "Close the offer" }).click();
+      await expect.poll(() => p.locator("[data-storefit-template]").count()).toBe(0);
+      await leave(p);
+      return { arm, popup: true, clicked: false, heldHidden };
+    } finally {
+      await context.close();
+    }
+  };
+
+  const SHOPPERS = 15;
+  // Every second shopper takes the offer when they see it.
+  const visits = await shoppers(SHOPPERS, (i) => visit(i % 2 === 0));
+  const exposed = tally();
+  const clicked = tally();
+  for (const v of visits) {
+    expect(v.popup, `a shopper in ${v.arm} ${v.popup ? "saw" : "did not see"} the popup`).toBe(v.arm === "Variation B");
+    // Neither arm's page is kept hidden waiting for the call to action (nor the control's for
+    // its counter of an element it never has).
+    expect(v.heldHidden, `a shopper in ${v.arm}: the page was held hidden until an element was given up`).toBe(false);
+    exposed[v.arm]++;
+    if (v.clicked) clicked[v.arm]++;
+  }
+  expect(exposed.Control).toBeGreaterThan(0);
+  expect(clicked["Variation B"]).toBeGreaterThan(0);
+
+  await expectResults(url, goalTable("Popup CTA"), () => goalPerArm("Popup CTA"), {
+    Control: [exposed.Control, 0],
+    "Variation B": [exposed["Variation B"], clicked["Variation B"]],
+  });
+  expect(await exposedPerArm()).toEqual(exposed);
+
+  // Popup views and their button clicks are shown in Live events (docs/dashboard-account.md),
+  // one view per shopper of Variation B, one button click per shopper who took the offer. The
+  // filter lists all events of the experience's visitors, also the seeded welcome popup's views
+  // on "/" where they went next, so the template's id (in the events' names) narrows it.
+  expect(await liveEventLabels(NAME, "Popup shown", exposed["Variation B"], o.templateId)).toEqual(Array(exposed["Variation B"]).fill("Popup shown"));
+  expect(await liveEventLabels(NAME, "Popup button click", clicked["Variation B"], o.templateId)).toEqual(Array(clicked["Variation B"]).fill(`Popup button: ${CTA}`));
+  expect(errors).toEqual([]);
+}
+
+describe("operator journeys 2, built in the dashboard and measured from real visits", () => {
+  it("a popup (template) against no popup, a click goal on its call to action in a config of its own: exposures per arm, CTA conversions and popup views are exact, no page is held hidden", { timeout: 900_000 }, async () => {
+    await popupJourney({
+      path: "/products/calendula-baby-lotion",
+      name: "Popup: first-order code",
+      templateId: "tpl_first_order",
+      buildVariationB: async (b) => {
+        // Config 1: the popup, shown on entry, closed for the session once closed (the defaults).
         await b.getByRole("button", { name: /Add config/ }).click();
-        const popup = b.getByRole("region", { name: /^Config 1/ });
-        await popup.getByText("Template (popup)", { exact: true }).click();
-        await popup.getByLabel("Insert a template (popup or block)").check();
-        await popup.getByLabel("Template id").fill("tpl_first_order");
-        await popup.getByLabel("Template HTML").fill(HTML);
-        await popup.getByLabel("Wrapper style (CSS declarations)").fill("position:fixed;inset:0;display:flex;align-items:center;justify-content:center;background:rgba(0,0,0,.4);z-index:2147483000");
-        expect(await popup.getByLabel("Show", { exact: true }).inputValue()).toBe("on_entry");
-        // Config 2: the call to action, which the popup brings, its clicks counted as the goal.
-        // (The control is answered with a counter of the same clicks: docs/api.md "Goal counters".)
+        await fillPopup(b.getByRole("region", { name: /^Config 1/ }), "tpl_first_order");
+        // Config 2: the call to action, which only the popup brings (after the reveal), its
+        // clicks counted as the goal. The control is answered with a counter of the same clicks
+        // (docs/api.md "Goal counters"), on an element it never has.
         await b.getByRole("button", { name: /Add config/ }).click();
-        const cta = b.getByRole("region", { name: /^Config 2/ });
-        await cta.getByLabel("Element (CSS path)").fill("#sf-offer-cta");
-        await cta.getByText("Click and load actions", { exact: true }).click();
-        await cta.getByLabel("Add on click action").check();
-        await cta.getByLabel("Action", { exact: true }).selectOption("track_click");
-        await cta.getByLabel("Goal name").fill("popup_cta");
+        await fillCtaClickGoal(b.getByRole("region", { name: /^Config 2/ }));
       },
     });
-    const id = idOf(url);
-    await setStatus(page, url, "Start", "running");
-    const names = await variationNames(id);
+  });
 
-    /**
-     * A fresh shopper: the arm their exposure names, whether the popup showed, whether they
-     * clicked its call to action, and whether the script gave up waiting for an element (CFRUN002)
-     * before it revealed the page: the call to action comes only with the popup, after the reveal.
-     */
-    const visit = async (wantsOffer: boolean): Promise<{ arm: Arm; popup: boolean; clicked: boolean; heldHidden: boolean }> => {
-      const context = await newVisitor(browser);
-      try {
-        const p = await context.newPage();
-        await p.addInitScript(() => {
-          const w = window as unknown as { __heldHidden: boolean };
-          w.__heldHidden = false;
-          let shown = false;
-          document.addEventListener("storefit:revealed", () => (shown = true));
-          const debug = console.debug.bind(console);
-          console.debug = (...args: unknown[]) => {
-            if (!shown && args.includes("CFRUN002")) w.__heldHidden = true;
-            debug(...args);
-          };
-        });
-        const exposed = exposuresOf(p, id);
-        const started = extensionStarted(p);
-        await p.goto(stack.shopUrl(PATH), { waitUntil: "domcontentloaded", timeout: 60_000 });
-        await revealed(p);
-        await expect.poll(() => exposed.length, { timeout: 30_000 }).toBeGreaterThan(0);
-        expect(new Set(exposed).size, "one variation per shopper").toBe(1);
-        // A popup shown on entry is inserted as the extension starts.
-        await started;
-        const arm = names[exposed[0]!]!;
-        const heldHidden = await p.evaluate(() => (window as unknown as { __heldHidden: boolean }).__heldHidden);
-        const cta = p.getByRole("link", { name: CTA });
-        if (arm === "Control") {
-          const popup = await p.locator("[data-storefit-template]").count();
-          await leave(p);
-          return { arm, popup: popup > 0, clicked: false, heldHidden };
-        }
-        await cta.waitFor({ state: "visible", timeout: 30_000 });
-        if (wantsOffer) {
-          await cta.click();
-          await p.waitForURL(/\/cart$/, { waitUntil: "domcontentloaded", timeout: 60_000 });
-          return { arm, popup: true, clicked: true, heldHidden };
-        }
-        await p.getByRole("button", { name: "Close the offer" }).click();
-        await expect.poll(() => p.locator("[data-storefit-template]").count()).toBe(0);
-        await leave(p);
-        return { arm, popup: true, clicked: false, heldHidden };
-      } finally {
-        await context.close();
-      }
-    };
-
-    const SHOPPERS = 15;
-    // Every second shopper takes the offer when they see it.
-    const visits = await shoppers(SHOPPERS, (i) => visit(i % 2 === 0));
-    const exposed = tally();
-    const clicked = tally();
-    for (const v of visits) {
-      expect(v.popup, `a shopper in ${v.arm} ${v.popup ? "saw" : "did not see"} the popup`).toBe(v.arm === "Variation B");
-      // Neither arm's page is kept hidden waiting for the call to action (nor the control's for
-      // its counter of an element it never has).
-      expect(v.heldHidden, `a shopper in ${v.arm}: the page was held hidden until an element was given up`).toBe(false);
-      exposed[v.arm]++;
-      if (v.clicked) clicked[v.arm]++;
-    }
-    expect(exposed.Control).toBeGreaterThan(0);
-    expect(clicked["Variation B"]).toBeGreaterThan(0);
-
-    await expectResults(url, goalTable("Popup CTA"), () => goalPerArm("Popup CTA"), {
-      Control: [exposed.Control, 0],
-      "Variation B": [exposed["Variation B"], clicked["Variation B"]],
+  it("a popup shown after 4 s whose own config counts the clicks on its call to action: CTA conversions and popup views are exact", { timeout: 900_000 }, async () => {
+    await popupJourney({
+      path: "/products/kids-sunscreen-stick-spf30",
+      name: "Popup after 4 s",
+      templateId: "tpl_later_offer",
+      // One config: the popup and, on its call to action, the click goal. A template's element
+      // changes are applied when it shows (docs/embedding.md), whenever that is: here after the
+      // element time-out (3 s), which a click goal of a config of its own does not wait for.
+      buildVariationB: async (b) => {
+        await b.getByRole("button", { name: /Add config/ }).click();
+        const config = b.getByRole("region", { name: /^Config 1/ });
+        await fillCtaClickGoal(config);
+        await fillPopup(config, "tpl_later_offer", "4");
+      },
     });
-    expect(await exposedPerArm()).toEqual(exposed);
-
-    // Popup views and their button clicks are shown in Live events (docs/dashboard-account.md),
-    // one view per shopper of Variation B, one button click per shopper who took the offer. The
-    // filter lists all events of the experience's visitors, also the seeded welcome popup's views
-    // on "/" where they went next, so the template's id (in the events' names) narrows it.
-    expect(await liveEventLabels(NAME, "Popup shown", exposed["Variation B"], "tpl_first_order")).toEqual(Array(exposed["Variation B"]).fill("Popup shown"));
-    expect(await liveEventLabels(NAME, "Popup button click", clicked["Variation B"], "tpl_first_order")).toEqual(Array(clicked["Variation B"]).fill(`Popup button: ${CTA}`));
-    expect(errors).toEqual([]);
   });
 
   it("form-submit goal on the contact form, scroll depth read in Live events: conversions per arm and every shopper's scroll are exact", { timeout: 900_000 }, async () => {
