@@ -196,6 +196,27 @@ describe("re-apply (spec §4 Config replacement, §9 limits)", () => {
     expect(await counts(o)).toEqual({ applies: 2, readded: 1, drift: 0 });
   });
 
+  it("a click goal waits behind the apply for an element that comes later, for the watch window, not element_timeout_ms", async () => {
+    const o = await open(`<main id="page">page</main>`);
+    const goal = (id: string) => meta(`#${id}`, { onclick_action: { action_type: "track_click", action_txt: { goal_name: id } } }, { id });
+    // The apply resolves at once: nothing visible waits; the goals' elements are still awaited.
+    const r = await apply(o, [goal("cta"), goal("late")], { settings: { element_timeout_ms: 300 }, watchMs: 3000 });
+    expect(r).toMatchObject({ applied: [], missing: [], pending: ["cfg_cta", "cfg_late"] });
+    const add = (id: string) => o.page.evaluate((x) => document.body.insertAdjacentHTML("beforeend", `<button id="${x}">${x}</button>`), id);
+    // A popup's button shown after the element time-out is still counted.
+    await o.page.waitForTimeout(800);
+    await add("cta");
+    await o.page.click("#cta");
+    await expect.poll(() => tracked(o)).toEqual([expect.objectContaining({ type: "CLICK", name: "cta" })]);
+    // One shown after the watch window is given up.
+    await o.page.waitForTimeout(2600);
+    await add("late");
+    await o.page.click("#late");
+    await o.page.waitForTimeout(200);
+    expect((await tracked(o)).map((t) => t.name)).toEqual(["cta"]);
+    expect(o.errors).toEqual([]);
+  });
+
   it("the re-apply timer restores attribute drift the observer does not watch (cf_retain_value), at most 3 times per element", async () => {
     const o = await open(`<img id="i" src="/a.png" class="x" alt="">`);
     await apply(o, [el("#i", { src: "/b.png", cf_classes_add: "sale", cf_retain_value: true })], { settings: { reapply_timer_ms: 200 } });

@@ -14,7 +14,8 @@
 // so a page's unrelated churn queries no selector. Items whose selector any change may concern,
 // and cf_retain_value items (their drift is checked on every change), are scanned on every
 // mutation. An item waits for its element until
-// element_timeout_ms, then is given up (`missing`); once applied it is watched for
+// element_timeout_ms (one that changes nothing visible, behind the reveal, until
+// READDED_ELEMENT_WATCH_MS), then is given up (`missing`); once applied it is watched for
 // READDED_ELEMENT_WATCH_MS, so an element the page re-adds or re-renders (a new node) gets the
 // change again. The same node drifting away from our value (the page rewrote its text, class or
 // src) is re-applied only for cf_retain_value configs, at most TEXT_OBSERVER_MAX_REPLACEMENTS
@@ -63,7 +64,10 @@ export type EngineCounts = {
 export type ApplyResult = {
   applied: string[];
   missing: string[];
-  /** Configs waiting for the load event or their delay (cf_defer_apply, cf_delay_apply_time). */
+  /**
+   * Configs waiting for the load event or their delay (cf_defer_apply, cf_delay_apply_time), or,
+   * changing nothing visible, for their element behind the reveal.
+   */
   pending?: string[];
   /**
    * A global redirection's URL: the engine stopped applying and did not navigate; the caller
@@ -402,10 +406,15 @@ export function createEngine(ctx: EngineContext): Engine {
     else stop();
   }
 
+  // How long an item waits for its element: element_timeout_ms while the page may be hidden for
+  // it; an item that changes nothing visible (a click goal, a load action) waits behind the reveal
+  // for the watch window, as its element may come later (a popup's button shown after a delay).
+  const waitMs = (item: Item) => (item._visible ? settings.element_timeout_ms : watchMs);
+
   const activate = (item: Item) => {
     if (dead) return;
     item._state = ITEM.waiting;
-    item._deadline = now() + settings.element_timeout_ms;
+    item._deadline = now() + waitMs(item);
     scan();
     later(scan, settings.element_timeout_ms + 1);
   };
@@ -474,7 +483,7 @@ export function createEngine(ctx: EngineContext): Engine {
       await new Promise<void>((resolve) => onReady(kit, resolve));
       if (dead) return result;
       const time = now();
-      for (const item of batch) if (item._state === ITEM.waiting) item._deadline = time + settings.element_timeout_ms;
+      for (const item of batch) if (item._state === ITEM.waiting) item._deadline = time + waitMs(item);
       guard(scan);
       // Resolved (and the page revealed) once nothing visible waits. An item that changes nothing
       // visible itself (click and load actions, a click to perform) keeps waiting for its element
@@ -493,7 +502,8 @@ export function createEngine(ctx: EngineContext): Engine {
     }
     for (const item of batch) {
       const id = item._config.config_id;
-      (item._state === ITEM.scheduled ? result.pending! : item._everApplied ? result.applied : result.missing).push(id);
+      const waits = item._state === ITEM.scheduled || (item._state === ITEM.waiting && !item._visible && !dead);
+      (waits ? result.pending! : item._everApplied ? result.applied : result.missing).push(id);
     }
     return result;
   };
