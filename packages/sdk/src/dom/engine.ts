@@ -1,6 +1,7 @@
 // The apply engine (spec §3 Variation, §4 "Config replacement", "Document visibility", §9 limits).
 // Boot creates one engine per initialization, hands it the configs that match the page, awaits
-// `apply` (every config applied or given up), reveals the page, and calls `revert` on teardown.
+// `apply` (every config that changes something visible applied or given up), reveals the page,
+// and calls `revert` on teardown.
 // Configs handed over while the page is still parsed reveal it at once, their elements hidden
 // one by one until the parsed page is changed (see `apply`).
 //
@@ -79,7 +80,8 @@ export type ApplyResult = {
 
 export type Engine = {
   /**
-   * Applies `configs`; resolves once each is applied or given up. Called while the page is parsed
+   * Applies `configs`; resolves once each that changes something visible is applied or given up
+   * (the others are `pending` while they wait for their element). Called while the page is parsed
    * (and no global redirection leaves it), it reveals the page at once: every element the configs
    * wait for is hidden by a rule of its own until the parsed page is changed (docs/decisions.md
    * "When the page is revealed").
