@@ -10,6 +10,7 @@ import { newVisitor } from "../browser.js";
 import { useSdkHarness } from "./sdk-harness.js";
 import type { Opened } from "./sdk-harness.js";
 import type { Captured, FixturePage } from "../fake-provider.js";
+import { el } from "./fixtures/configs.js";
 import { firstShown, framesOf, recordFrames, revealed } from "./frames.js";
 
 const h = useSdkHarness();
@@ -102,18 +103,17 @@ describe("repeat views from the kept answer", () => {
   });
 
   it("changes a streamed page once it is parsed: a split element, a :last-child selector, a move, several matches and a page script that rewrote the price all end as on a parsed page", async () => {
-    const config = (id: string, path: string, variation: Config["variation"]): Config => ({ ...price("A"), config_customer_id: id, config_id: `cfg_${id}`, properties: { element_path: path }, variation });
     const answer: ConfigsResponse = {
       configs: {
         // The price's element is split across two parts: changed before the rest of its text arrives,
         // the parser would append "00" to the new content.
-        price: config("price", "#price", { innerHTML: "A" }),
+        price: el("#price", { innerHTML: "A" }, { id: "price" }),
         // While the list streams, its first item is its last child for a moment.
-        last: config("last", "#list > li:last-child", { innerHTML: "last" }),
+        last: el("#list > li:last-child", { innerHTML: "last" }, { id: "last" }),
         // A move's destination comes later in the page.
-        move: config("move", "#badge", { customfit_meta: { move_action: { target: "#buy", position: "above" } } }),
+        move: el("#badge", { customfit_meta: { move_action: { target: "#buy", position: "above" } } }, { id: "move" }),
         // Matches in two parts of the page.
-        each: config("each", ".each", { innerHTML: "E" }),
+        each: el(".each", { innerHTML: "E" }, { id: "each" }),
       },
       user_id: "u_cache",
       cache: { revision: 3, attributes: [] },

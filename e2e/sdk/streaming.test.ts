@@ -5,28 +5,15 @@
 // price is never shown.
 
 import { describe, expect, it } from "vitest";
-import type { ConfigsResponse } from "@storefit/contract";
 import type { FixturePage } from "../fake-provider.js";
 import { newVisitor } from "../browser.js";
+import { answer as answerOf, el } from "./fixtures/configs.js";
 import { firstShown, framesOf, recordFrames } from "./frames.js";
 import { useSdkHarness } from "./sdk-harness.js";
 
 const h = useSdkHarness();
 
-const answer: ConfigsResponse = {
-  configs: {
-    price: {
-      config_customer_id: "price",
-      config_id: "cfg_price",
-      variation_id: "var_A",
-      variation: { innerHTML: "A" },
-      variation_data_type: "HTML_ELEMENT",
-      properties: { element_path: "#price" },
-      experience_behaviour_response: { experience_id: "exp_1", behaviour_id: "beh_1", rule_id: "rule_1" },
-    },
-  },
-  user_id: "u_stream",
-};
+const answer = answerOf(el("#price", { innerHTML: "A" }, { id: "price" }));
 
 // The header at once; the price 1.5 s later (the config answer comes before it, even on a busy
 // machine), with more after it; the end 600 ms after that.
