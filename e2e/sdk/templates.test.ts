@@ -125,12 +125,14 @@ describe("templates", () => {
     // A removal by the page re-inserts it; a second exit does not add a second view.
     await leave();
     await o.page.goto("about:blank");
-    const views = await eventually(() => tplEvents(), 5000, "views");
-    // This page's views only: a beacon of the test before can arrive late on a busy machine.
-    // A batch sent again (beacon after a fetch that did not finish) repeats insert_ids; the
-    // service stores those once, so a view is one distinct insert_id.
-    const here = views.filter((e: { event_type: string; properties?: { page_path?: string } }) => e.event_type === "TEMPLATE_VIEW" && e.properties?.page_path === "/t5");
-    expect(new Set(here.map((e: { insert_id: string }) => e.insert_id)).size).toBe(1);
+    // This page's views only: a beacon of the test before can arrive late on a busy machine, so
+    // waiting for any template event could stop before this page's beacon is in. A batch sent
+    // again (beacon after a fetch that did not finish) repeats insert_ids; the service stores
+    // those once, so a view is one distinct insert_id.
+    const here = () => tplEvents().filter((e: { event_type: string; properties?: { page_path?: string } }) => e.event_type === "TEMPLATE_VIEW" && e.properties?.page_path === "/t5");
+    await eventually(() => here().length > 0, 5000, "this page's view");
+    await h.fake.quiet(300, 3000);
+    expect(new Set(here().map((e: { insert_id: string }) => e.insert_id)).size).toBe(1);
   });
 
   it("timerbased shows after the first valid timer; a negative delay becomes 1 s", async () => {
