@@ -55,6 +55,23 @@ export type StoredEventView = {
   received_at: string;
   /** Its properties whose values are text, numbers or booleans (nested values are left out). */
   properties: { [key: string]: string | number | boolean };
+  /**
+   * A popup's view or button click (TEMPLATE_VIEW, TEMPLATE_BUTTON_CLICK): the experience and
+   * variation whose config its `properties.config_id` names, with today's names. null for other
+   * events, and when no experience of the account holds that config (deleted since, or never).
+   */
+  template_experience: TemplateExperience | null;
+};
+
+/**
+ * Who shows a popup: the experience holding its config, and the variation. `variation_id` and
+ * `variation_name` are null when several variations of the experience hold the same config id.
+ */
+export type TemplateExperience = {
+  experience_id: string;
+  experience_name: string;
+  variation_id: string | null;
+  variation_name: string | null;
 };
 
 /**

@@ -1,9 +1,10 @@
 // Live events (docs/api.md "Events"): the account's stored events a page at a time, filtered by
 // type, domain, text, visitor and experience; and one visitor's timeline of events and exposures.
+// A popup's events name the experience and variation that show it (`template_experience`).
 
 import type { FastifyInstance } from "fastify";
-import type { EventListResponse, StoredEventView, VisitorTimelineItem, VisitorTimelineResponse } from "@storefit/contract";
-import type { EventFilter, StoredEvent, Store } from "../store/types.js";
+import type { EventListResponse, StoredEventView, TemplateExperience, VisitorTimelineItem, VisitorTimelineResponse } from "@storefit/contract";
+import type { EventFilter, Experience, StoredEvent, Store } from "../store/types.js";
 import { requireAccess } from "../auth/access.js";
 import type { AccessOptions } from "../auth/access.js";
 import { HttpError } from "../http/errors.js";
@@ -28,7 +29,69 @@ function visitorIds(accountId: string, visitor: string): string[] {
   return derived === visitor ? [visitor] : [visitor, derived];
 }
 
-export function eventView(e: StoredEvent): StoredEventView {
+/** The events the storefront script sends about a template it shows (packages/sdk/src/ext/templates.ts). */
+const TEMPLATE_EVENTS = new Set(["TEMPLATE_VIEW", "TEMPLATE_BUTTON_CLICK"]);
+
+/** The config a template event names (`properties.config_id`, text), or null: stored events are the shop's input. */
+function templateConfigId(e: StoredEvent): string | null {
+  if (!TEMPLATE_EVENTS.has(e.event_type)) return null;
+  const properties: unknown = e.event.properties;
+  const id = properties !== null && typeof properties === "object" ? (properties as { config_id?: unknown }).config_id : undefined;
+  return typeof id === "string" && id !== "" ? id : null;
+}
+
+/** The configs a page of events names in its template events. */
+function templateConfigIds(events: readonly StoredEvent[]): Set<string> {
+  const ids = new Set<string>();
+  for (const e of events) {
+    const id = templateConfigId(e);
+    if (id !== null) ids.add(id);
+  }
+  return ids;
+}
+
+/** Config id → who shows it; absent: no experience of the account holds it. */
+export type TemplateOwners = ReadonlyMap<string, TemplateExperience | null>;
+
+/**
+ * Who holds each of these configs among the account's experiences. Config ids are the operator's
+ * to choose, so one may sit in several places: in two experiences it names neither (null; naming
+ * the wrong popup is worse than naming none), in two variations of one the experience only.
+ */
+export function templateOwners(experiences: readonly Experience[], configIds: ReadonlySet<string>): TemplateOwners {
+  const owners = new Map<string, TemplateExperience | null>();
+  if (configIds.size === 0) return owners;
+  for (const x of experiences) {
+    for (const rule of x.rules) {
+      for (const v of rule.behaviour.variations) {
+        for (const c of v.configs) {
+          if (!configIds.has(c.config_id)) continue;
+          const seen = owners.get(c.config_id);
+          if (seen === undefined) {
+            owners.set(c.config_id, { experience_id: x.id, experience_name: x.name, variation_id: v.id, variation_name: v.name });
+          } else if (seen !== null && seen.experience_id !== x.id) {
+            owners.set(c.config_id, null);
+          } else if (seen !== null && seen.variation_id !== v.id) {
+            owners.set(c.config_id, { ...seen, variation_id: null, variation_name: null });
+          }
+        }
+      }
+    }
+  }
+  return owners;
+}
+
+/**
+ * The owners of a page's template events, from one read of the account's experiences (none when
+ * the page has no template event), so the cost is per page, not per row.
+ */
+async function templateOwnersOf(store: Store, accountId: string, events: readonly StoredEvent[]): Promise<TemplateOwners> {
+  const ids = templateConfigIds(events);
+  return ids.size === 0 ? new Map() : templateOwners(await store.listExperiences(accountId), ids);
+}
+
+export function eventView(e: StoredEvent, owners: TemplateOwners): StoredEventView {
+  const configId = templateConfigId(e);
   const properties: StoredEventView["properties"] = {};
   const stored = e.event.properties;
   if (stored && typeof stored === "object") {
@@ -50,6 +113,7 @@ export function eventView(e: StoredEvent): StoredEventView {
     event_timestamp: e.event_timestamp,
     received_at: e.received_at,
     properties,
+    template_experience: (configId !== null && owners.get(configId)) || null,
   };
 }
 
@@ -88,7 +152,8 @@ export function eventRoutes(app: FastifyInstance, opts: AccessOptions & { store:
       const oldest = rows.at(-1)?.seq;
       const older = oldest !== undefined && (await store.listEvents(accountId, 1, { ...filter, before: oldest })).length > 0 ? oldest : null;
       const newer = newest !== undefined && (await store.listEvents(accountId, 1, { ...filter, after: newest })).length > 0 ? newest : null;
-      return { total: await store.countEvents(accountId, filter), events: rows.map(eventView), older, newer };
+      const owners = await templateOwnersOf(store, accountId, rows);
+      return { total: await store.countEvents(accountId, filter), events: rows.map((e) => eventView(e, owners)), older, newer };
     },
   );
 
@@ -117,14 +182,16 @@ export function eventRoutes(app: FastifyInstance, opts: AccessOptions & { store:
       }
       const userId = record?.user_id ?? events[0]?.user_id ?? exposures[0]?.user_id ?? ids[0]!;
 
+      const experiences = await store.listExperiences(accountId);
+      const owners = templateOwners(experiences, templateConfigIds(events));
       const names = new Map<string, { name: string; variations: Map<string, string> }>();
-      for (const x of await store.listExperiences(accountId)) {
+      for (const x of experiences) {
         const variations = new Map<string, string>();
         for (const rule of x.rules) for (const v of rule.behaviour.variations) variations.set(v.id, v.name);
         names.set(x.id, { name: x.name, variations });
       }
       const items: VisitorTimelineItem[] = [
-        ...events.map((e): VisitorTimelineItem => ({ kind: "event", at: e.event_timestamp, event: eventView(e) })).reverse(),
+        ...events.map((e): VisitorTimelineItem => ({ kind: "event", at: e.event_timestamp, event: eventView(e, owners) })).reverse(),
         ...exposures.map((x): VisitorTimelineItem => {
           const experience = x.experience_id ? names.get(x.experience_id) : undefined;
           return {

@@ -40,8 +40,38 @@ export const storedEventSchema = obj(
     event_timestamp: { type: "number" },
     received_at: timestamp,
     properties: { type: "object", additionalProperties: scalar, description: "Its properties with text, number or boolean values" },
+    template_experience: {
+      anyOf: [
+        obj(
+          {
+            experience_id: { type: "string" },
+            experience_name: { type: "string" },
+            variation_id: { type: ["string", "null"], description: "null: several variations of the experience hold the config" },
+            variation_name: { type: ["string", "null"] },
+          },
+          ["experience_id", "experience_name", "variation_id", "variation_name"],
+        ),
+        { type: "null" },
+      ],
+      description:
+        "A popup's view or button click: the experience and variation holding the config its properties.config_id names; null for other events and for a config no experience of the account holds",
+    },
   },
-  ["seq", "insert_id", "event_type", "event_customer_id", "name", "domain", "page_path", "user_id", "session_id", "event_timestamp", "received_at", "properties"],
+  [
+    "seq",
+    "insert_id",
+    "event_type",
+    "event_customer_id",
+    "name",
+    "domain",
+    "page_path",
+    "user_id",
+    "session_id",
+    "event_timestamp",
+    "received_at",
+    "properties",
+    "template_experience",
+  ],
 );
 
 export const eventListSchema = obj(

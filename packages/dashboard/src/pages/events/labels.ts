@@ -49,8 +49,22 @@ function named(prefix: string, name: string): string {
   return DEFAULT_NAMES.has(name) || name.trim() === "" ? prefix : `${prefix}: ${humanizeName(name)}`;
 }
 
-/** The event as one line for people: "Click: Add to cart", "Revenue: 24.00 GBP", "Scroll: 75 %". */
-export function eventLabel(e: Pick<StoredEventView, "event_type" | "name" | "properties">): string {
+/**
+ * Which popup, as the operator knows it: "Welcome popup (Variation B)", the experience alone when
+ * the variation is not known, null when the service found no experience holding its config.
+ */
+export function popupName(x: StoredEventView["template_experience"]): string | null {
+  const experience = x?.experience_name.trim();
+  if (!x || !experience) return null;
+  const variation = x.variation_name?.trim();
+  return variation ? `${experience} (${variation})` : experience;
+}
+
+/**
+ * The event as one line for people: "Click: Add to cart", "Revenue: 24.00 GBP", "Scroll: 75 %",
+ * "Popup shown: Welcome popup (Variation B)".
+ */
+export function eventLabel(e: Pick<StoredEventView, "event_type" | "name" | "properties" | "template_experience">): string {
   const p = e.properties;
   switch (e.event_type) {
     case "PAGE":
@@ -71,10 +85,15 @@ export function eventLabel(e: Pick<StoredEventView, "event_type" | "name" | "pro
       const currency = typeof p.currency === "string" && /^[A-Za-z]{3}$/.test(p.currency) ? ` ${p.currency.toUpperCase()}` : "";
       return `Revenue: ${formatAmount(amount)}${currency}`;
     }
-    case "TEMPLATE_VIEW":
-      return "Popup shown";
-    case "TEMPLATE_BUTTON_CLICK":
-      return typeof p.button_text === "string" && p.button_text ? `Popup button: ${p.button_text}` : "Popup button click";
+    case "TEMPLATE_VIEW": {
+      const popup = popupName(e.template_experience);
+      return popup ? `Popup shown: ${popup}` : "Popup shown";
+    }
+    case "TEMPLATE_BUTTON_CLICK": {
+      const popup = popupName(e.template_experience);
+      if (typeof p.button_text === "string" && p.button_text) return popup ? `Popup button: ${p.button_text} — ${popup}` : `Popup button: ${p.button_text}`;
+      return popup ? `Popup button click: ${popup}` : "Popup button click";
+    }
     default:
       return humanizeName(e.name) || eventTypeLabel(e.event_type);
   }
