@@ -243,9 +243,12 @@ async function popupJourney(o: { path: string; name: string; templateId: string;
   // Popup views and their button clicks are shown in Live events (docs/dashboard-account.md),
   // one view per shopper of Variation B, one button click per shopper who took the offer. The
   // filter lists all events of the experience's visitors, also the seeded welcome popup's views
-  // on "/" where they went next, so the template's id (in the events' names) narrows it.
-  expect(await liveEventLabels(NAME, "Popup shown", exposed["Variation B"], o.templateId)).toEqual(Array(exposed["Variation B"]).fill("Popup shown"));
-  expect(await liveEventLabels(NAME, "Popup button click", clicked["Variation B"], o.templateId)).toEqual(Array(clicked["Variation B"]).fill(`Popup button: ${CTA}`));
+  // on "/" where they went next, so the template's id (in the events' names) narrows it. Each
+  // row names the popup by its experience and variation.
+  expect(await liveEventLabels(NAME, "Popup shown", exposed["Variation B"], o.templateId)).toEqual(Array(exposed["Variation B"]).fill(`Popup shown: ${NAME} (Variation B)`));
+  expect(await liveEventLabels(NAME, "Popup button click", clicked["Variation B"], o.templateId)).toEqual(
+    Array(clicked["Variation B"]).fill(`Popup button: ${CTA} — ${NAME} (Variation B)`),
+  );
   expect(errors).toEqual([]);
 }
 
