@@ -475,9 +475,12 @@ export function clientRoutes(
       // to a variation that still exists (that one would have been kept) says otherwise. Only
       // those are read again, after each of OTHER_NODE_WAITS_MS; a forced visit that is not the
       // draw is stored as forced at once, and one that is, after the waits.
+      // Only the request's own visitor is waited for (the script's summaries are all theirs): a
+      // batch naming many other visitors could otherwise hold the database with a read of each
+      // after every wait.
       const mayBeCommitting = (i: number): boolean => {
         const s = summaries[i]!;
-        if (!s.experience_id || !s.rule_id || !s.variation_id) return false;
+        if (uids[i] !== userId || !s.experience_id || !s.rule_id || !s.variation_id) return false;
         const exp = experiences.find((e) => e.id === s.experience_id);
         const rule = exp?.status === "running" ? exp.rules.find((r) => r.id === s.rule_id) : undefined;
         if (!exp || !rule) return false;
@@ -497,7 +500,10 @@ export function clientRoutes(
         return {
           ...s,
           requested_time: requestedTimes[i]!,
-          user_id: s.user_id ?? uids[i]!,
+          // The service's id for the visitor, never the client's: results count visitors by it,
+          // and the assignment above was read under it (a summary naming its own user_id could
+          // count one assignment as any number of visitors).
+          user_id: uids[i]!,
           probability: matched ? matched.probability : null,
           split: matched?.split ?? null,
           forced: !!s.experience_id && !matched,
