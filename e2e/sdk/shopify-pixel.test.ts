@@ -180,7 +180,7 @@ describe("checkout_completed → REVENUE (product.md §2)", () => {
           event_type: "REVENUE",
           name: "checkout_completed",
           event_customer_id: "shop.localhost|checkout_completed",
-          insert_id: "shopify_order_gid://shopify/OrderIdentity/1001",
+          insert_id: `shopify_order_gid://shopify/OrderIdentity/1001_${shop.customerId}`,
           session_id: shop.sessionId,
           properties: { page_path: "/checkouts/cn/abc/thank-you", revenue_amount: 42.5, currency: "GBP", order_id: "gid://shopify/OrderIdentity/1001" },
         }),
@@ -201,7 +201,7 @@ describe("checkout_completed → REVENUE (product.md §2)", () => {
         answers.push(res.json());
       }
       expect(answers).toEqual([{ accepted: 1, duplicates: 0 }, { accepted: 0, duplicates: 1 }]);
-      expect(store.listEvents(account.id, 100).filter((e) => e.insert_id === "shopify_order_gid://shopify/OrderIdentity/1001")).toHaveLength(1);
+      expect(store.listEvents(account.id, 100).filter((e) => e.insert_id === `shopify_order_gid://shopify/OrderIdentity/1001_${shop.customerId}`)).toHaveLength(1);
       await app.close();
     } finally {
       store.close();
@@ -218,7 +218,7 @@ describe("checkout_completed → REVENUE (product.md §2)", () => {
       const got = h.fake.to("/v1/cfe/").flatMap((r) => r.body.events).filter((e: { event_type: string }) => e.event_type === "REVENUE");
       return got.length >= 2 ? got.map((e: { insert_id: string; properties: { revenue_amount: number } }) => [e.insert_id, e.properties.revenue_amount]) : false;
     }, 5000, "two orders");
-    expect(ids.sort()).toEqual([["shopify_order_gid://shopify/OrderIdentity/1001", 42.5], ["shopify_order_gid://shopify/OrderIdentity/1002", 10]]);
+    expect(ids.sort()).toEqual([[`shopify_order_gid://shopify/OrderIdentity/1001_${shop.customerId}`, 42.5], [`shopify_order_gid://shopify/OrderIdentity/1002_${shop.customerId}`, 10]]);
   });
 });
 
@@ -230,6 +230,6 @@ describe("the bundle as a custom pixel (pasted in Shopify's Customer events)", (
     expect(kept.user.user_customer_id).toBe(o.customerId);
     await emit(o.page, "checkout_completed", CHECKOUT);
     const rev = await eventually(() => h.fake.to("/v1/cfe/").flatMap((r) => r.body.events).find((e: { event_type: string }) => e.event_type === "REVENUE"), 5000, "REVENUE");
-    expect(rev.insert_id).toBe("shopify_order_gid://shopify/OrderIdentity/1001");
+    expect(rev.insert_id).toBe(`shopify_order_gid://shopify/OrderIdentity/1001_${o.customerId}`);
   });
 });

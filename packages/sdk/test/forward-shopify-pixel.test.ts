@@ -59,7 +59,7 @@ describe("revenueRequest: checkout_completed → one REVENUE event", () => {
           name: "checkout_completed",
           event_customer_id: "uk.shop.example|checkout_completed",
           domain: "uk.shop.example",
-          insert_id: "shopify_order_gid://shopify/OrderIdentity/1001",
+          insert_id: "shopify_order_gid://shopify/OrderIdentity/1001_c_1",
           event_timestamp: Date.parse("2026-11-20T10:00:00.000Z"),
           session_id: "s_1",
           properties: { page_path: "/checkouts/cn/abc/thank-you", revenue_amount: 42.5, currency: "GBP", order_id: "gid://shopify/OrderIdentity/1001" },
@@ -72,12 +72,20 @@ describe("revenueRequest: checkout_completed → one REVENUE event", () => {
     const a = revenueRequest(state, checkout(), 1)!.events[0]!.insert_id;
     expect(revenueRequest(state, checkout(), 2)!.events[0]!.insert_id).toBe(a);
     expect(revenueRequest(state, checkout({ order: { id: "gid://shopify/OrderIdentity/1002" } }), 1)!.events[0]!.insert_id).not.toBe(a);
-    expect(orderInsertId("x".repeat(300))).toHaveLength(128);
+    expect(orderInsertId("x".repeat(300), "c_1")).toBe(`shopify_order_${"x".repeat(64)}_c_1`);
+  });
+
+  it("puts the visitor in the insert_id: an order's id alone, sequential and guessable, could be stored first by anyone with the public key", () => {
+    const mine = revenueRequest(state, checkout(), 1)!.events[0]!.insert_id;
+    const another = revenueRequest(stateFromReady({ ...ready, user: { ...user, user_customer_id: "c_2" } })!, checkout(), 1)!.events[0]!.insert_id;
+    expect(mine).toContain("c_1");
+    expect(another).not.toBe(mine);
+    expect(revenueRequest(stateFromSettings(ready.settings)!, { ...checkout(), clientId: "shopify-client-9" }, 1)!.events[0]!.insert_id).toBe("shopify_order_gid://shopify/OrderIdentity/1001_shopify_shopify-client-9");
   });
 
   it("reads amounts sent as text, falls back to the checkout token and the main domain", () => {
     const r = revenueRequest(state, { ...checkout({ totalPrice: { amount: "19.90" }, order: null, currencyCode: "EUR" }), context: { document: { location: { hostname: "checkout.shopify.com", pathname: "/" } } } }, 1)!;
-    expect(r.events[0]).toMatchObject({ insert_id: "shopify_order_tok_1", domain: "shop.example", properties: { revenue_amount: 19.9, currency: "EUR", order_id: "tok_1" } });
+    expect(r.events[0]).toMatchObject({ insert_id: "shopify_order_tok_1_c_1", domain: "shop.example", properties: { revenue_amount: 19.9, currency: "EUR", order_id: "tok_1" } });
   });
 
   it("sends nothing without an order or an amount", () => {

@@ -80,9 +80,14 @@ export function stateFromSettings(settings: unknown): PixelState | null {
   return key && api_host ? { user: null, key, session_id: "", api_host, domain: str(s.domain), subdomains: [] } : null;
 }
 
-/** The insert id of an order's REVENUE event: the same order always gives the same id, so a
- * repeated `checkout_completed` (a reload of the thank-you page, a retry) is stored once. */
-export const orderInsertId = (orderId: string): string => `shopify_order_${orderId}`.slice(0, 128);
+/**
+ * The insert id of an order's REVENUE event: the same order of the same visitor always gives the
+ * same id, so a repeated `checkout_completed` (a reload of the thank-you page, a retry) is stored
+ * once. The visitor's id is in it because order ids are sequential and the client key is public:
+ * an id made of the order alone could be stored first by anyone, and the real order would then be
+ * answered as a duplicate and never counted.
+ */
+export const orderInsertId = (orderId: string, visitor: string): string => `shopify_order_${orderId.slice(0, 64)}_${visitor}`.slice(0, 128);
 
 /** `checkout_completed` → the events call with one REVENUE event, or null without an order. */
 export function revenueRequest(state: PixelState, e: PixelEvent, now: number): EventsRequest | null {
@@ -92,12 +97,15 @@ export function revenueRequest(state: PixelState, e: PixelEvent, now: number): E
   if (orderId === undefined || orderId === null || orderId === "" || !isFinite(amount)) return null;
   const loc = e.context?.document?.location;
   const domain = resolveEventDomain(loc?.hostname ?? "", state.domain, state.subdomains) ?? (state.domain || loc?.hostname || "");
+  // Without a ready event this browser never ran storefit.js: the order still counts, under
+  // Shopify's client id.
+  const user: User = state.user ?? { user_customer_id: `shopify_${e.clientId ?? "unknown"}`, anonymous: true };
   const event: TrackedEvent = {
     event_type: "REVENUE",
     name: CHECKOUT_EVENT_NAME,
     event_customer_id: eventCustomerId(CHECKOUT_EVENT_NAME, domain),
     domain,
-    insert_id: orderInsertId(String(orderId)),
+    insert_id: orderInsertId(String(orderId), user.user_customer_id),
     event_timestamp: Date.parse(e.timestamp ?? "") || now,
     ...(state.session_id ? { session_id: state.session_id } : {}),
     properties: {
@@ -107,9 +115,6 @@ export function revenueRequest(state: PixelState, e: PixelEvent, now: number): E
       order_id: String(orderId),
     },
   };
-  // Without a ready event this browser never ran storefit.js: the order still counts, under
-  // Shopify's client id.
-  const user: User = state.user ?? { user_customer_id: `shopify_${e.clientId ?? "unknown"}`, anonymous: true };
   return { user, events: [event], cf_client_sdk_version: SDK_VERSION };
 }
 
