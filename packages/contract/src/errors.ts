@@ -32,6 +32,9 @@ export type ErrorCode = keyof typeof ERROR_MESSAGES;
 
 /** Error codes of the service's JSON error answers (`{ error: { code, message } }`). */
 export const API_ERROR_CODES = {
+  bad_request: "The request is not valid HTTP",
+  request_timeout: "The request did not arrive in time",
+  headers_too_large: "The request's headers are too large",
   invalid_json: "The body is not valid JSON",
   invalid_body: "The body does not have the expected shape",
   missing_client_key: "The client key (cfenc) is missing",

@@ -10,12 +10,22 @@ import cookie from "@fastify/cookie";
 import { MAX_BODY_BYTES } from "@storefit/contract";
 import type { Store } from "./store/types.js";
 import { AccountSnapshots } from "./decide/snapshots.js";
-import { HttpError, sendError } from "./http/errors.js";
-import { DASHBOARD_CSP, DEFAULT_SERVER_LIMITS, bodyLimitFor, formatBytes, jsonLimitsFor } from "./http/edge.js";
+import { HttpError, sendError, sendRateLimited } from "./http/errors.js";
+import {
+  CLIENT_BODY_LIMIT,
+  DASHBOARD_CSP,
+  DEFAULT_SERVER_LIMITS,
+  bodyLimitFor,
+  capConnectionsPerAddress,
+  clientErrorAnswer,
+  formatBytes,
+  jsonLimitsFor,
+  trustedProxies,
+} from "./http/edge.js";
 import type { ServerLimits } from "./http/edge.js";
 import { jsonLimitProblem } from "./http/json-limits.js";
 import { openApiRoutes } from "./http/openapi.js";
-import { DEFAULT_RATE_LIMITS, SignInLimiter, TokenBuckets } from "./http/rate-limit.js";
+import { DEFAULT_RATE_LIMITS, SignInLimiter, TokenBuckets, addressKey } from "./http/rate-limit.js";
 import type { RateLimit, RateLimits } from "./http/rate-limit.js";
 import { clientRoutes } from "./routes/client.js";
 import { adminRoutes } from "./routes/admin.js";
@@ -67,6 +77,13 @@ function oneLine(err: Error): string {
   return `${err.name}: ${err.message}${at ? ` (at ${at})` : ""}`.replace(/\s*\n\s*/g, " ");
 }
 
+/** A client API body over its address's byte budget (rate-limit.ts `clientIpBytes`): a 429. */
+class BodyBytesLimited extends Error {
+  constructor(readonly retryAfterS: number) {
+    super("rate_limited");
+  }
+}
+
 // src/ and dist/ both sit one level below packages/server, so one relative path serves both.
 const defaultDir = (rel: string) => fileURLToPath(new URL(rel, import.meta.url));
 
@@ -85,6 +102,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     keepAliveTimeout: server.keepAliveTimeoutMs,
     maxRequestsPerSocket: server.maxRequestsPerSocket,
     http: { headersTimeout: server.headersTimeoutMs, connectionsCheckingInterval: server.checkIntervalMs },
+    // What Node's HTTP parser refuses (malformed, headers too large, too slow) in our error shape.
+    clientErrorHandler: clientErrorAnswer,
     routerOptions: { ignoreTrailingSlash: true },
     // Validate, never repair: no coercion and no silent removal of unknown keys.
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: false } },
@@ -97,6 +116,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     route.bodyLimit ??= bodyLimitFor(route.url ?? "");
   });
   if (server.maxConnections > 0) app.server.maxConnections = server.maxConnections;
+  if (server.maxConnectionsPerAddress > 0) capConnectionsPerAddress(app.server, server.maxConnectionsPerAddress, trustedProxies(opts.trustProxy));
+  if (limits.clientIpBytes && limits.clientIpBytes.burst < CLIENT_BODY_LIMIT) {
+    throw new Error(`the client byte budget's burst (${limits.clientIpBytes.burst}) must hold the largest client body (${CLIENT_BODY_LIMIT} bytes)`);
+  }
+  const bodyBytes = limiter(limits.clientIpBytes);
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(
@@ -104,6 +128,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     { parseAs: "string" },
     (req, body, done) => {
       const text = typeof body === "string" ? body : body.toString("utf8");
+      // The address's byte budget, before the body costs any parsing (after the request's tokens,
+      // taken when it arrived: routes/client.ts).
+      const address = bodyBytes && req.url.startsWith("/v1/") ? addressKey(req.ip) : null;
+      if (bodyBytes && address !== null) {
+        const taken = bodyBytes.take(address, Buffer.byteLength(text));
+        if (!taken.ok) return done(new BodyBytesLimited(taken.retryAfterS), undefined);
+      }
       // Depth and string lengths are counted on the text before JSON.parse runs (http/json-limits.ts).
       const tooMuch = jsonLimitProblem(text, jsonLimitsFor(req.routeOptions.url));
       if (tooMuch) return done(new HttpError(400, "invalid_body", tooMuch), undefined);
@@ -123,8 +154,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // config's variation is open-ended (spec §3).
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
-  app.setErrorHandler((err: FastifyError | HttpError, req, reply) => {
+  app.setErrorHandler((err: FastifyError | HttpError | BodyBytesLimited, req, reply) => {
     if (err instanceof HttpError) return sendError(reply, err.statusCode, err.code, err.message);
+    if (err instanceof BodyBytesLimited) return sendRateLimited(reply, err.retryAfterS);
     if ("validation" in err && err.validation) {
       return sendError(reply, 400, "invalid_body", `${err.validationContext ?? "body"}${err.message.replace(/^(body|querystring|params)/, "")}`);
     }

@@ -8,7 +8,7 @@ import { buildApp } from "./app.js";
 import { openSqliteStore } from "./store/sqlite/index.js";
 import type { Store } from "./store/types.js";
 import type { RateLimit, RateLimits } from "./http/rate-limit.js";
-import { DEFAULT_SERVER_LIMITS } from "./http/edge.js";
+import { CLIENT_BODY_LIMIT, DEFAULT_SERVER_LIMITS } from "./http/edge.js";
 import type { ServerLimits } from "./http/edge.js";
 import { DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD, seedDemo } from "./seed/demo.js";
 import { fillDemoHistory } from "./seed/demo-data.js";
@@ -44,6 +44,7 @@ const serverLimits: ServerLimits = {
   headersTimeoutMs: count("HEADERS_TIMEOUT_MS", DEFAULT_SERVER_LIMITS.headersTimeoutMs),
   keepAliveTimeoutMs: count("KEEP_ALIVE_TIMEOUT_MS", DEFAULT_SERVER_LIMITS.keepAliveTimeoutMs),
   maxConnections: count("MAX_CONNECTIONS", DEFAULT_SERVER_LIMITS.maxConnections),
+  maxConnectionsPerAddress: count("MAX_CONNECTIONS_PER_ADDRESS", DEFAULT_SERVER_LIMITS.maxConnectionsPerAddress),
   maxRequestsPerSocket: count("MAX_REQUESTS_PER_SOCKET", DEFAULT_SERVER_LIMITS.maxRequestsPerSocket),
 };
 // Node refuses a header time-out longer than the request's (both are checked on one timer).
@@ -65,9 +66,15 @@ const ratePerS = (name: string): RateLimit | false | undefined => {
 };
 const clientKeyLimit = ratePerS("CLIENT_RATE_LIMIT_PER_S");
 const clientIpLimit = ratePerS("CLIENT_IP_RATE_LIMIT_PER_S");
+// Body bytes per second per client address on the client API; the burst is four seconds' worth,
+// and at least the largest client body (a smaller one would refuse that body for ever).
+const clientIpBytes = ratePerS("CLIENT_IP_BYTES_PER_S");
 const rateLimits: RateLimits = {
   ...(clientKeyLimit !== undefined ? { clientKey: clientKeyLimit } : {}),
   ...(clientIpLimit !== undefined ? { clientIp: clientIpLimit } : {}),
+  ...(clientIpBytes !== undefined
+    ? { clientIpBytes: clientIpBytes && { perSecond: clientIpBytes.perSecond, burst: Math.max(4 * clientIpBytes.perSecond, CLIENT_BODY_LIMIT) } }
+    : {}),
 };
 // TRUST_PROXY: "true" trusts X-Forwarded-For from any peer (only behind a proxy that sets it and
 // that nothing can bypass); otherwise a comma-separated list of the proxies' addresses or CIDR

@@ -2,8 +2,12 @@
 // depth and string lengths, the node HTTP server's time-outs and connection cap, and the
 // headers every answer carries.
 
-import { MAX_BODY_BYTES } from "@storefit/contract";
+import { BlockList, isIP } from "node:net";
+import type { Server, Socket } from "node:net";
+import { API_ERROR_CODES, MAX_BODY_BYTES } from "@storefit/contract";
+import type { ApiErrorCode } from "@storefit/contract";
 import type { JsonLimits } from "./json-limits.js";
+import { addressGroup } from "./rate-limit.js";
 
 const KiB = 1024;
 
@@ -26,15 +30,18 @@ export function jsonLimitsFor(url: string | undefined): JsonLimits {
   return url?.startsWith("/v1/") ? CLIENT_JSON_LIMITS : ADMIN_JSON_LIMITS;
 }
 
+/** The largest body of the client API (/v1/): the storefront script's calls. */
+export const CLIENT_BODY_LIMIT = 64 * KiB;
+
 /**
- * The largest body per route, in bytes. Events and summaries come in batches (up to 500 and 200
- * items) and keep the 1 MiB of product.md §3; the other client calls carry one visitor and one
- * page, and a browser's beacon or keep-alive fetch cannot send more than 64 KiB anyway. Sign-in
+ * The largest body per route, in bytes. The storefront script sends every call as a keep-alive
+ * fetch or a beacon (sdk track/transport.ts), and browsers send neither with more than 64 KiB: no
+ * client API body, event batches included, can be larger. A 1 MiB batch of 500 events held the
+ * event loop 60–80 ms on SQLite on an idle machine (docs/benchmarks.md "Load and faults"). Sign-in
  * is an email and a password.
  */
 export function bodyLimitFor(url: string): number {
-  if (url === "/v1/cfe/" || url === "/v1/config/request/summary/") return MAX_BODY_BYTES;
-  if (url.startsWith("/v1/")) return 64 * KiB;
+  if (url.startsWith("/v1/")) return CLIENT_BODY_LIMIT;
   if (url === "/api/session") return 16 * KiB;
   return MAX_BODY_BYTES;
 }
@@ -56,6 +63,11 @@ export type ServerLimits = {
   keepAliveTimeoutMs: number;
   /** Connections open at once; more are closed as they arrive (0: no cap). */
   maxConnections: number;
+  /**
+   * Connections one client address (an IPv6 /64) may hold open at once; more from it are closed
+   * as they arrive (0: no cap). Trusted proxies are not capped (docs/security.md "Connections").
+   */
+  maxConnectionsPerAddress: number;
   /** Requests one connection may carry before it is closed (0: no cap). */
   maxRequestsPerSocket: number;
   /** How often Node checks the request and header time-outs (tests make it small). */
@@ -69,9 +81,92 @@ export const DEFAULT_SERVER_LIMITS: ServerLimits = {
   // never sends a request on a connection the node is closing (Fastify's default, kept).
   keepAliveTimeoutMs: 72_000,
   maxConnections: 10_000,
+  // A browser opens at most 6 connections to one host; 256 is dozens of shoppers behind one NAT,
+  // and 40 addresses are needed to fill maxConnections.
+  maxConnectionsPerAddress: 256,
   maxRequestsPerSocket: 1000,
   checkIntervalMs: 1000,
 };
+
+/**
+ * Whether a peer address is one of the trusted proxies of Fastify's trustProxy setting (as
+ * main.ts passes it: true, or addresses, CIDR ranges and proxy-addr's names loopback, linklocal,
+ * uniquelocal). `true` trusts every peer as a proxy.
+ */
+export function trustedProxies(trustProxy: boolean | string | string[] | undefined): (address: string) => boolean {
+  if (trustProxy === true) return () => true;
+  const entries = (typeof trustProxy === "string" ? trustProxy.split(",") : trustProxy || []).map((e) => e.trim()).filter(Boolean);
+  if (!entries.length) return () => false;
+  const list = new BlockList();
+  const named: Record<string, string[]> = {
+    loopback: ["127.0.0.0/8", "::1/128"],
+    linklocal: ["169.254.0.0/16", "fe80::/10"],
+    uniquelocal: ["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "fc00::/7"],
+  };
+  for (const entry of entries.flatMap((e) => named[e] ?? [e])) {
+    const [ip = "", bits] = entry.split("/");
+    const family = isIP(ip) === 6 ? "ipv6" : "ipv4";
+    if (!isIP(ip)) throw new Error(`trustProxy: "${entry}" is not an address, a CIDR range or loopback, linklocal, uniquelocal`);
+    if (bits === undefined) list.addAddress(ip, family);
+    else list.addSubnet(ip, Number(bits), family);
+  }
+  return (address) => {
+    const v4 = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address)?.[1];
+    return v4 ? list.check(v4, "ipv4") : list.check(address, isIP(address) === 6 ? "ipv6" : "ipv4");
+  };
+}
+
+/**
+ * Caps the connections one client address holds open at once: one more from an address at the
+ * cap is closed as it arrives, before a byte of it is read, so that one address cannot fill the
+ * node's maxConnections with idle keep-alive sockets and lock every other client out until they
+ * time out. Counted by the socket's peer (an IPv6 /64 as one); `exempt` peers (trusted proxies,
+ * through which every client comes) are not counted. Answers the open count of an address.
+ */
+export function capConnectionsPerAddress(server: Server, max: number, exempt: (address: string) => boolean): (address: string) => number {
+  const open = new Map<string, number>();
+  server.on("connection", (socket: Socket) => {
+    const peer = socket.remoteAddress;
+    if (!peer || exempt(peer)) return;
+    const key = addressGroup(peer);
+    const count = open.get(key) ?? 0;
+    if (count >= max) {
+      socket.destroy();
+      return;
+    }
+    open.set(key, count + 1);
+    socket.once("close", () => {
+      const left = (open.get(key) ?? 1) - 1;
+      if (left > 0) open.set(key, left);
+      else open.delete(key);
+    });
+  });
+  return (address) => open.get(addressGroup(address)) ?? 0;
+}
+
+/**
+ * Answers what Node's HTTP parser refuses before a request exists (a malformed request line,
+ * Content-Length with Transfer-Encoding, headers over Node's 16 KiB, a request or its headers
+ * too slow) in the service's error shape, then closes the connection, as Node does.
+ */
+export function clientErrorAnswer(err: NodeJS.ErrnoException, socket: Socket): void {
+  // A reset or closed connection has nobody left to answer.
+  if (err.code === "ECONNRESET" || socket.destroyed) return;
+  const [status, reason, code]: [number, string, ApiErrorCode] =
+    err.code === "ERR_HTTP_REQUEST_TIMEOUT"
+      ? [408, "Request Timeout", "request_timeout"]
+      : err.code === "HPE_HEADER_OVERFLOW"
+        ? [431, "Request Header Fields Too Large", "headers_too_large"]
+        : [400, "Bad Request", "bad_request"];
+  const body = JSON.stringify({ error: { code, message: API_ERROR_CODES[code] } });
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
+}
 
 /**
  * The dashboard's Content-Security-Policy. Scripts and styles only from the service's files: the

@@ -1,6 +1,7 @@
 // Rate limits per key (product.md §3, the issue's "rate limits per key") and per client address
 // (issue #17; docs/security.md): a token bucket per key, in this process's memory. Each bucket holds up to `burst` tokens and refills at `perSecond`;
-// a request takes one token or is refused with how long until the next one.
+// a request takes one token (the byte budget: one per body byte) or is refused with how long
+// until there are enough.
 //
 // Per node on purpose: a shared limit would need shared state on every config call, which the
 // decision path avoids (ARCHITECTURE.md, design goal 4). With N nodes a key gets N × the rate.
@@ -30,7 +31,8 @@ export class TokenBuckets {
     if (!(limit.burst >= 1) || !(limit.perSecond > 0)) throw new Error("rate limit: burst ≥ 1 and perSecond > 0");
   }
 
-  take(key: string): TakeResult {
+  /** Takes `cost` tokens; a refusal takes none. A cost over the burst is always refused. */
+  take(key: string, cost = 1): TakeResult {
     const now = this.clock();
     let bucket = this.buckets.get(key);
     if (bucket) {
@@ -46,11 +48,11 @@ export class TokenBuckets {
       }
     }
     this.buckets.set(key, bucket);
-    if (bucket.tokens >= 1) {
-      bucket.tokens -= 1;
+    if (bucket.tokens >= cost) {
+      bucket.tokens -= cost;
       return { ok: true };
     }
-    return { ok: false, retryAfterS: Math.max(1, Math.ceil((1 - bucket.tokens) / this.limit.perSecond)) };
+    return { ok: false, retryAfterS: Math.max(1, Math.ceil((cost - bucket.tokens) / this.limit.perSecond)) };
   }
 
   get size(): number {
@@ -67,6 +69,12 @@ export type RateLimits = {
    * own bucket long before the shop's, so it cannot use up the key's limit for everyone.
    */
   clientIp?: RateLimit | false;
+  /**
+   * Body bytes per client address on the client API, taken as the body is parsed (after the
+   * request's tokens): the request limits count requests, and a few large batches a second cost a
+   * node far more than many small calls. The burst must hold the largest client body.
+   */
+  clientIpBytes?: RateLimit | false;
   /** Per secret key on the admin API. */
   secretKey?: RateLimit | false;
   /**
@@ -78,11 +86,18 @@ export type RateLimits = {
   signInIp?: RateLimit | false;
 };
 
-/** Defaults per node; main.ts reads CLIENT_RATE_LIMIT_PER_S and CLIENT_IP_RATE_LIMIT_PER_S. */
+/**
+ * Defaults per node; main.ts reads CLIENT_RATE_LIMIT_PER_S, CLIENT_IP_RATE_LIMIT_PER_S and
+ * CLIENT_IP_BYTES_PER_S.
+ */
 export const DEFAULT_RATE_LIMITS: Required<RateLimits> = {
   clientKey: { burst: 2000, perSecond: 1000 },
   // A page view makes a handful of calls; a tenth of the key's rate is many shoppers behind one NAT.
   clientIp: { burst: 200, perSecond: 100 },
+  // The script's largest body is 64 KiB (a keep-alive fetch or beacon cannot carry more, and the
+  // service refuses more: http/edge.ts); a page view sends a few KB. 256 KiB/s is 100 requests/s of
+  // 2.6 KB each, many shoppers behind one NAT; the burst holds 16 of the largest bodies.
+  clientIpBytes: { burst: 1024 * 1024, perSecond: 256 * 1024 },
   secretKey: { burst: 100, perSecond: 20 },
   signIn: { burst: 10, perSecond: 10 / 60 },
   signInIp: { burst: 30, perSecond: 30 / 60 },
@@ -97,11 +112,19 @@ export const DEFAULT_RATE_LIMITS: Required<RateLimits> = {
  * together (docs/security.md: set TRUST_PROXY behind a proxy).
  */
 export function addressKey(ip: string | undefined): string | null {
-  if (!ip) return null;
+  if (!ip || ip === "::1" || ip === "::") return null;
+  const group = addressGroup(ip);
+  return group.startsWith("127.") ? null : group;
+}
+
+/**
+ * An address as one client: IPv4 as it is (IPv4-mapped IPv6 too), IPv6 by its /64
+ * (`2001:db8:0:1::/64`).
+ */
+export function addressGroup(ip: string): string {
   const v4 = /^(?:::ffff:)?(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(ip)?.[1];
-  if (v4) return v4.startsWith("127.") ? null : v4;
+  if (v4) return v4;
   const lower = ip.toLowerCase();
-  if (lower === "::1" || lower === "::") return null;
   const [head = "", tail] = lower.split("::");
   const groups = head ? head.split(":") : [];
   if (tail !== undefined) {
