@@ -11,7 +11,7 @@
 
 import { matchDomain, matchPagePath } from "@storefit/contract";
 import type { GoalDefinition } from "@storefit/contract";
-import { GOAL_EVENT_TYPES, MAX_DATE_MS, NAMED_TYPES } from "../store/event-fields.js";
+import { GOAL_EVENT_TYPES, MAX_DATE_MS, NAMED_TYPES, countedAmount } from "../store/event-fields.js";
 import type { ExposureDay, GoalSums, ResultsAggregate, VariationVisitors } from "../store/types.js";
 
 /** A visitor's first randomised exposure, as first_exposures keeps it. */
@@ -48,9 +48,11 @@ export const goalsKey = (goals: readonly GoalDefinition[]): string => `${STATE_F
  * few events, recounted from their exposures and events up to the watermark (STATE_ROW_EVENTS);
  * format 2 took a visitor without a row for a new one (a node of that version beside this one
  * counted such visitors twice); format 2 and 3 read the variations each visitor saw from the
- * exposures; format 1 (no prefix) kept them in results_seen rows.
+ * exposures; format 1 (no prefix) kept them in results_seen rows. Format 4 counts an amount above
+ * MAX_REVENUE_AMOUNT as 0, where format 3 counted it (a state of format 3 may hold amounts of 1e308
+ * and infinite sums: it is made again).
  */
-const STATE_FORMAT = 3;
+const STATE_FORMAT = 4;
 
 /** The event types the goals read: the fold reads only these events. */
 export const goalTypes = (goals: readonly GoalDefinition[]): string[] => [...new Set(goals.map((g) => GOAL_EVENT_TYPES[g.kind]))];
@@ -125,7 +127,8 @@ export function matcherFor(goals: readonly GoalDefinition[]): GoalMatcher {
 /** One matching event into a visitor's state for a goal (docs/results.md "Goals and conversions"). */
 function addHit(state: GoalState | null, e: CandidateEvent, t: number, revenue: boolean): GoalState {
   const s = state ?? { post: 0, pre: 0, first: null, orders: 0, amount: 0, preAmount: 0 };
-  const amount = revenue ? e.revenue_amount : 0;
+  // As the SQL counts it: an amount above MAX_REVENUE_AMOUNT (or not a finite number > 0) counts 0.
+  const amount = revenue ? countedAmount(e.revenue_amount) : 0;
   if (e.event_timestamp >= t) {
     s.post = 1;
     s.first = s.first === null ? e.event_timestamp : Math.min(s.first, e.event_timestamp);

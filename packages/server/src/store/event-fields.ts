@@ -16,9 +16,39 @@ export function eventName(e: Pick<TrackedEvent, "name" | "event_customer_id">): 
 const LEADING_NUMBER = /^[ \t\n\v\f\r]*([+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)/;
 
 /**
- * A REVENUE event's amount (docs/results.md): properties.revenue_amount when it is a finite
- * number > 0, or text that starts with one (read as SQLite's CAST reads it, as the results did
- * before the column: migration 9's backfill uses CAST itself); anything else counts 0.
+ * The largest amount one REVENUE event counts for (docs/results.md "Revenue"); above it, the
+ * amount counts 0, as an invalid one. A trillion is beyond any real order in any currency (at
+ * ~1,000,000 Iranian rials or ~26,000 dong to the dollar, about $1M or $38M), so only test
+ * orders, unit errors and hostile values reach it. It also keeps every sum finite: with at most
+ * 2^63 stored events (their seq is a 64-bit integer), a sum of amounts is at most 2^63 × 1e12 ≈
+ * 9.2e30 and a sum of squares or products at most its square, ≈ 8.5e61, far below float8's
+ * 1.8e308 (one visitor's two events of 1e308 made the sums overflow: PostgreSQL answered 500,
+ * SQLite a null revenue).
+ */
+export const MAX_REVENUE_AMOUNT = 1e12;
+
+/**
+ * What a stored amount counts for: itself when > 0 and at most MAX_REVENUE_AMOUNT, else 0 (also
+ * NaN, infinities and null, which no insert stores but a row written another way may hold).
+ * Every reader applies it: the fold (results/incremental.ts) and, as countedAmountSql, both
+ * backends' full recompute.
+ */
+export const countedAmount = (n: number | null): number => (n !== null && n > 0 && n <= MAX_REVENUE_AMOUNT ? n : 0);
+
+/**
+ * countedAmount in SQL, for a REAL / float8 column (both backends): NaN compares above every
+ * number in PostgreSQL and is NULL in SQLite, so it counts 0 too.
+ */
+export const countedAmountSql = (column: string): string =>
+  `CASE WHEN ${column} > 0 AND ${column} <= ${MAX_REVENUE_AMOUNT.toExponential()} THEN ${column} ELSE 0 END`;
+
+/**
+ * A REVENUE event's amount as stored in its column (docs/results.md): properties.revenue_amount
+ * when it is a finite number > 0, or text that starts with one (read as SQLite's CAST reads it,
+ * as the results did before the column: migration 9's backfill uses CAST itself); anything else
+ * 0. The column keeps an amount above MAX_REVENUE_AMOUNT as sent, as rows stored before the limit
+ * have it: the limit is a rule of counting, applied by every reader (countedAmount), so that old
+ * and new rows count alike and the limit can change without rewriting a row.
  */
 export function revenueAmount(value: unknown): number {
   let n = 0;

@@ -8,7 +8,7 @@ import type pg from "pg";
 import { matchDomain, matchPagePath } from "@storefit/contract";
 import type { GoalDefinition } from "@storefit/contract";
 import type { ExposureDay, FoldedResults, GoalSums, PageViews, ResultsAggregate, ResultsRange, ResultsStore, VariationVisitors } from "../types.js";
-import { GOAL_EVENT_TYPES, MAX_DATE_MS, NAMED_TYPES, goalCandidates } from "../event-fields.js";
+import { GOAL_EVENT_TYPES, MAX_DATE_MS, NAMED_TYPES, countedAmountSql, goalCandidates } from "../event-fields.js";
 import { randomUUID } from "node:crypto";
 import { execute, query, snapshot, transaction } from "./db.js";
 import { BUILDING_SEQ, CLAIM_HEARTBEAT_MS, CLAIM_POLL_MS, ResultsBuildBusy, claimFresh, claimJson, foldExposureRows, nextSlice, parseClaim, sliceEnd, startSlices, sleep, stateBuild } from "../../results/build.js";
@@ -262,7 +262,7 @@ function goalSumsQuery(
     scan AS MATERIALIZED (
       SELECT e.user_id, e.event_timestamp AS ts, e.event_type, e.page_path AS path, e.domain,
              CASE WHEN e.event_type IN ('${NAMED_TYPES.join("', '")}') THEN e.event_name END AS name,
-             CASE WHEN e.event_type = 'REVENUE' THEN e.revenue_amount ELSE 0 END AS amount
+             CASE WHEN e.event_type = 'REVENUE' THEN ${countedAmountSql("e.revenue_amount")} ELSE 0 END AS amount
       FROM events e
       WHERE e.account_id = $1 AND e.event_timestamp < $4 AND (${kept})
     ),

@@ -6,7 +6,7 @@ import type { GoalDefinition } from "@storefit/contract";
 import type { ExposureDay, FoldedResults, GoalSums, PageViews, ResultsAggregate, ResultsRange, ResultsStore, Sync, VariationVisitors } from "../types.js";
 import { Fold, aggregateOf, countAllInSlices, foldVisitors, matcherFor, applyEvent, countVisitor, emptyTotals, exposedOf, goalTypes, goalsKey, newlySeen, parseVisitor, toRecount, visitorJson } from "../../results/incremental.js";
 import type { CandidateEvent, CountedVisitor, ExposureRow, FirstExposure, Totals, GoalMatcher } from "../../results/incremental.js";
-import { GOAL_EVENT_TYPES, MAX_DATE_MS, NAMED_TYPES, goalCandidates } from "../event-fields.js";
+import { GOAL_EVENT_TYPES, MAX_DATE_MS, NAMED_TYPES, countedAmountSql, goalCandidates } from "../event-fields.js";
 import { randomUUID } from "node:crypto";
 import { BUILDING_SEQ, CLAIM_HEARTBEAT_MS, CLAIM_POLL_MS, ResultsBuildBusy, claimFresh, claimJson, foldExposureRows, nextSlice, parseClaim, sliceEnd, startSlices, sleep, stateBuild } from "../../results/build.js";
 import { count } from "./db.js";
@@ -43,7 +43,8 @@ const EVENT_NAME = "e.event_name";
 
 /** An event's columns the incremental fold reads (results/incremental.ts CandidateEvent). */
 const CANDIDATE_COLUMNS = "e.user_id, e.event_timestamp, e.event_type, e.event_name, e.page_path, e.domain, e.revenue_amount";
-const REVENUE_AMOUNT = "e.revenue_amount";
+/** A REVENUE event's amount as it counts (docs/results.md "Revenue": above the limit, 0). */
+const REVENUE_AMOUNT = countedAmountSql("e.revenue_amount");
 
 /**
  * The one pass's filter over events `e`: each goal type's events, narrowed to the goal pages'
