@@ -107,8 +107,21 @@ function* pagesOf(e: WithPatterns): Generator<[where: string, page: { page_path:
  * that is not. The routes check the input before taking the write lock (analysing a new pattern
  * can take a moment); under the lock the same check answers from the verdict cache.
  */
-export function checkPatterns(e: WithPatterns): void {
-  for (const [where, page] of pagesOf(e)) checkPagePattern(where, page);
+export async function checkPatterns(e: WithPatterns): Promise<void> {
+  for (const [where, page] of pagesOf(e)) await checkPagePattern(where, page);
+}
+
+/** checkPatterns inside the store's atomic write: from the verdicts checkPatterns left (patterns.ts knownPatternProblem). */
+export function checkKnownPatterns(e: WithPatterns): void {
+  for (const [where, page] of pagesOf(e)) {
+    const problem = pagePatternProblem(where, page, true, true);
+    if (problem) throw new HttpError(400, "invalid_body", problem);
+  }
+}
+
+/** Analyses a stored experience's patterns ahead of an atomic write that checks them (unpublishableReason); refuses nothing. */
+export async function analysePatterns(e: WithPatterns | null | undefined): Promise<void> {
+  if (e) for (const [where, page] of pagesOf(e)) await pagePatternProblem(where, page, false);
 }
 
 /** Why an experience cannot run, or null when it can. */
@@ -117,7 +130,7 @@ export function unpublishableReason(e: Pick<Experience, "pages" | "rules"> & { g
   if (e.rules.length === 0) return "It has no rule";
   // A pattern refused now that an experience saved before the check may still hold.
   for (const [where, page] of pagesOf(e)) {
-    const problem = pagePatternProblem(where, page, false);
+    const problem = pagePatternProblem(where, page, false, true);
     if (problem) return problem;
   }
   const showable = e.rules.some(

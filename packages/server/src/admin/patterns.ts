@@ -9,20 +9,29 @@
 //
 // Every test of a saved pattern reads at most REGEX_INPUT_MAX_LENGTH (2,048) characters of its
 // text (contract testRegExp; a longer URL or attribute is cut), so what a pattern may cost is
-// bounded by its backtracking degree at that length. Two checks, one shared:
-// - nestedRepetitionProblem, cheap (star height: repetition inside repetition,
-//   "(a+)+", can take exponential time even on 2,048 characters): made at save time and by the
-//   evaluator itself before it runs a stored pattern (decide/conditions.ts), so a pattern saved
-//   before these checks is never run;
-// - recheck's analysis (https://makenowjust-labs.github.io/recheck/), too slow for a config call
-//   (up to seconds), at save time only: it decides whether backtracking can take exponential or
-//   polynomial time. Refused: exponential, and polynomial of degree 3 or more (2,048³ is 10^10
-//   steps). Quadratic is accepted: every unanchored pattern with a `.*` is quadratic
-//   ("/products/.*/reviews"), and 2,048² steps stay within milliseconds. When recheck cannot
-//   decide (syntax it does not support, its time-out), the cheap check's verdict stands.
-// So whatever the save check accepts, the evaluator runs, at a bounded cost.
+// bounded by its backtracking degree at that length. Two checks:
+// - nestedRepetitionProblem, cheap (star height: repetition inside repetition, "(a+)+", can take
+//   exponential time even on 2,048 characters), synchronous: validateCondition and the evaluator
+//   (decide/conditions.ts) use it too;
+// - recheck's analysis (https://makenowjust-labs.github.io/recheck/), which decides whether
+//   backtracking can take exponential or polynomial time. It can take seconds, so it never runs on
+//   the event loop: `check` hands it to recheck's agent (its native binary, or the JAR, as a child
+//   process; without either, a worker thread), one pattern at a time per node, each within
+//   CHECK_BUDGET_MS. Accepted: "safe", and polynomial of degree 2 at most (every unanchored
+//   pattern with a `.*` is quadratic, "/products/.*/reviews", and 2,048² steps stay within
+//   milliseconds). Refused: exponential, degree 3 or more (2,048³ is 10^10 steps), and every
+//   pattern the analysis cannot settle within its budget ("unknown": a time-out, or syntax it
+//   does not support). A pattern that only times out the analysis is no proof of safety: one of
+//   400 alternatives beside three "\d*" timed the analysis out and took seconds per config call.
+// Where patterns are checked:
+// - when saved or evaluated by an operator (experiences, goals, configs, audiences, the audience
+//   tester, the account's settings): refused with a 400 naming the field;
+// - when an account's data is prepared for decisions (decide/snapshots.ts, storedPatternsCleared):
+//   a pattern stored before this check that is refused now matches nothing on this node (a page
+//   pattern no page, a `$regex` no value) and is logged once per node.
 
-import { checkSync } from "recheck";
+import { check } from "recheck";
+import type { Diagnostics } from "recheck";
 import { HttpError } from "../http/errors.js";
 
 /** Highest polynomial degree of backtracking accepted (at 2,048 characters: about 4 million steps). */
@@ -86,62 +95,141 @@ function repeatsARepetition(source: string): boolean {
   return false;
 }
 
+/** What one analysis may take (recheck's own time-out, measured from when it starts). */
+export const CHECK_BUDGET_MS = 2000;
+/** Operators' checks waiting for the analysis beyond this are refused (try again): the queue is bounded. */
+const MAX_WAITING = 16;
+
+type Job = { source: string; flags: string; budget: number; resolve: (d: Diagnostics | null) => void };
+/** Checks of stored patterns go first: decisions wait for them (storedPatternsCleared). */
+const stored: Job[] = [];
+const operators: Job[] = [];
+let running = false;
+
+function runNext(): void {
+  const job = stored.shift() ?? operators.shift();
+  if (!job) {
+    running = false;
+    return;
+  }
+  running = true;
+  check(job.source, job.flags, { timeout: job.budget })
+    .then(job.resolve, () => job.resolve(null))
+    .finally(runNext);
+}
+
+/** recheck's diagnostics, off the event loop; null when the analysis failed or the queue is full. */
+function analyse(source: string, flags: string, budget: number, priority: boolean): Promise<Diagnostics | null> {
+  if (!priority && operators.length >= MAX_WAITING) return Promise.resolve(null);
+  return new Promise((resolve) => {
+    (priority ? stored : operators).push({ source, flags, budget, resolve });
+    if (!running) runNext();
+  });
+}
+
+const BUSY = "could not be analysed just now (the pattern check is busy or failed); try again";
+
+/** Why recheck's diagnostics refuse a pattern, or null when they accept it. */
+export function diagnosticsProblem(d: Diagnostics, budget = CHECK_BUDGET_MS): string | null {
+  if (d.status === "safe") return null;
+  if (d.status === "unknown") {
+    return d.error.kind === "timeout"
+      ? `could not be shown to run in bounded time within ${budget / 1000} s of analysis (too many alternatives or repetitions side by side); simplify it`
+      : `could not be shown to run in bounded time (the analysis does not support its syntax: ${d.error.kind}); simplify it`;
+  }
+  const c = d.complexity;
+  return c.type === "exponential"
+    ? "can take exponential time on some inputs (a repetition of alternatives or repetitions that overlap, like (a|a)* or (a+)+); simplify it"
+    : c.degree > MAX_DEGREE
+      ? `can take time growing as the input's length to the power ${c.degree} (repetitions side by side, like a.*b.*c or \\d*\\d*x); anchor it or use [^/]* instead of .*`
+      : null;
+}
+
+// Verdicts per pattern, shared by every account on this node (the same pattern costs one analysis).
+// Cleared when full, so distinct patterns cannot grow it without bound; a failed or refused-as-busy
+// analysis is not kept. `pending`: analyses under way, so concurrent asks share one.
 const verdicts = new Map<string, string | null>();
+const pending = new Map<string, Promise<string | null>>();
 const VERDICT_CACHE_SIZE = 2000;
 
-/** Why a pattern that compiles could take too long, or null. */
-export function slowPatternProblem(pattern: string, flags = ""): string | null {
-  const key = `${flags}/${pattern}`;
-  let verdict = verdicts.get(key);
-  if (verdict !== undefined) return verdict;
+/**
+ * Why a pattern that compiles could take too long, or null when it is proved safe. Never blocks
+ * the event loop for the analysis. `priority`: a stored pattern a decision waits for.
+ */
+export function slowPatternProblem(pattern: string, flags = "", opts: { priority?: boolean; budget?: number } = {}): Promise<string | null> {
   const nested = nestedRepetitionProblem(pattern);
-  if (nested) return nested;
-  const result = checkSync(pattern, flags, { timeout: 2000 });
-  if (result.status === "vulnerable") {
-    const c = result.complexity;
-    verdict =
-      c.type === "exponential"
-        ? "can take exponential time on some inputs (a repetition of alternatives or repetitions that overlap, like (a|a)* or (a+)+)"
-        : c.degree > MAX_DEGREE
-          ? `can take time growing as the input's length to the power ${c.degree} (several unanchored .* in a row, like a.*b.*c); anchor it or use [^/]* instead of .*`
-          : null;
-  } else {
-    verdict = null;
+  if (nested) return Promise.resolve(nested);
+  const budget = opts.budget ?? CHECK_BUDGET_MS;
+  const key = `${budget}/${flags}/${pattern}`;
+  const known = verdicts.get(key);
+  if (known !== undefined) return Promise.resolve(known);
+  let verdict = pending.get(key);
+  if (!verdict) {
+    verdict = analyse(pattern, flags, budget, opts.priority === true).then((d) => {
+      pending.delete(key);
+      if (d === null) return BUSY;
+      const problem = diagnosticsProblem(d, budget);
+      if (verdicts.size >= VERDICT_CACHE_SIZE) verdicts.clear();
+      verdicts.set(key, problem);
+      return problem;
+    });
+    pending.set(key, verdict);
   }
-  if (verdicts.size >= VERDICT_CACHE_SIZE) verdicts.clear();
-  verdicts.set(key, verdict);
   return verdict;
 }
 
 /** Why `pattern` cannot be saved, or null. `invalid`: whether a pattern that does not compile is refused too. */
-export function patternProblem(pattern: string, invalid: boolean): string | null {
-  try {
-    new RegExp(pattern);
-  } catch {
-    return invalid ? "is not a valid regular expression" : null;
-  }
-  const slow = slowPatternProblem(pattern);
+export async function patternProblem(pattern: string, invalid: boolean, flags = ""): Promise<string | null> {
+  const compiled = compileProblem(pattern, invalid, flags);
+  if (compiled !== undefined) return compiled;
+  const slow = await slowPatternProblem(pattern, flags);
   return slow ? `is a regular expression that ${slow}` : null;
 }
 
+/**
+ * As patternProblem, synchronously, from what this node knows: the cheap check and a cached
+ * verdict. For checks inside a store's atomic write, which must not wait (ARCHITECTURE.md); the
+ * route analyses the same patterns before the write, so the verdict is normally cached. One that
+ * is not (a pattern saved meanwhile by another node, which analysed it) passes here, and is
+ * analysed again when the account is prepared for decisions.
+ */
+export function knownPatternProblem(pattern: string, invalid: boolean, flags = ""): string | null {
+  const compiled = compileProblem(pattern, invalid, flags);
+  if (compiled !== undefined) return compiled;
+  const slow = nestedRepetitionProblem(pattern) ?? verdicts.get(`${CHECK_BUDGET_MS}/${flags}/${pattern}`) ?? null;
+  return slow ? `is a regular expression that ${slow}` : null;
+}
+
+/** null: a valid pattern that needs no analysis (none); a reason: it does not compile; undefined: analyse it. */
+function compileProblem(pattern: string, invalid: boolean, flags: string): string | null | undefined {
+  try {
+    new RegExp(pattern, flags);
+  } catch {
+    return invalid ? "is not a valid regular expression" : null;
+  }
+  return undefined;
+}
+
 /** Throws a 400 `invalid_body` naming `where` when the pattern cannot be saved. */
-export function checkPattern(where: string, pattern: string, invalid = true): void {
-  const problem = patternProblem(pattern, invalid);
+export async function checkPattern(where: string, pattern: string, invalid = true): Promise<void> {
+  const problem = await patternProblem(pattern, invalid);
   if (problem) throw new HttpError(400, "invalid_body", `${where}: the pattern ${JSON.stringify(pattern)} ${problem}`);
 }
 
 type PageLike = { page_path: string; page_match?: string | undefined };
 
-/** Why the page's regex (when it is one) cannot be saved, or null. */
-export function pagePatternProblem(where: string, page: PageLike, invalid = true): string | null {
-  if (page.page_match !== "regex") return null;
-  const problem = patternProblem(page.page_path, invalid);
-  return problem ? `${where}: the pattern ${JSON.stringify(page.page_path)} ${problem}` : null;
+/** Why the page's regex (when it is one) cannot be saved, or null. `known`: knownPatternProblem's verdict, at once. */
+export function pagePatternProblem(where: string, page: PageLike, invalid: boolean, known: true): string | null;
+export function pagePatternProblem(where: string, page: PageLike, invalid?: boolean): Promise<string | null>;
+export function pagePatternProblem(where: string, page: PageLike, invalid = true, known = false): string | null | Promise<string | null> {
+  const says = (problem: string | null) => (problem ? `${where}: the pattern ${JSON.stringify(page.page_path)} ${problem}` : null);
+  if (page.page_match !== "regex") return known ? null : Promise.resolve(null);
+  return known ? says(knownPatternProblem(page.page_path, invalid)) : patternProblem(page.page_path, invalid).then(says);
 }
 
 /** The page's regex, when it is one, checked. */
-export function checkPagePattern(where: string, page: PageLike, invalid = true): void {
-  const problem = pagePatternProblem(where, page, invalid);
+export async function checkPagePattern(where: string, page: PageLike, invalid = true): Promise<void> {
+  const problem = await pagePatternProblem(where, page, invalid);
   if (problem) throw new HttpError(400, "invalid_body", problem);
 }
 
@@ -158,16 +246,145 @@ type SettingsPatterns = {
  * refused. One that does not compile is kept, as before: spec Appendix A makes it match
  * nothing, and the dashboard shows it as typed.
  */
-export function checkSettingsPatterns(settings: SettingsPatterns): void {
-  settings.pages?.forEach((p, i) => checkPagePattern(`Page configuration ${i + 1}`, p, false));
+export async function checkSettingsPatterns(settings: SettingsPatterns): Promise<void> {
+  for (const [i, p] of (settings.pages ?? []).entries()) await checkPagePattern(`Page configuration ${i + 1}`, p, false);
   for (const [field, label] of [
     ["revenue_pages", "Revenue rule"],
     ["event_merge", "Event-merge rule"],
   ] as const) {
-    settings[field]?.forEach((r, i) => {
-      if (r.path_check_type === "regex") checkPattern(`${label} ${i + 1}`, r.pattern_value, false);
-    });
+    for (const [i, r] of (settings[field] ?? []).entries()) {
+      if (r.path_check_type === "regex") await checkPattern(`${label} ${i + 1}`, r.pattern_value, false);
+    }
   }
-  settings.page_blacklist?.forEach((p, i) => checkPattern(`Page blacklist entry ${i + 1}`, p, false));
-  settings.referrer_blacklist?.forEach((p, i) => checkPattern(`Referrer blacklist entry ${i + 1}`, p, false));
+  for (const [i, p] of (settings.page_blacklist ?? []).entries()) await checkPattern(`Page blacklist entry ${i + 1}`, p, false);
+  for (const [i, p] of (settings.referrer_blacklist ?? []).entries()) await checkPattern(`Referrer blacklist entry ${i + 1}`, p, false);
+}
+
+/** A `$regex` of a condition: its dotted path (as validateCondition names it), source and flags. */
+export type ConditionPattern = { path: string; source: string; flags: string };
+
+/**
+ * Every `$regex` string in a condition, wherever it sits ($and, $not, $elemMatch, …), with its
+ * `$options` when they are flags. Walks every object: a `$regex` the evaluator would not run is
+ * checked all the same, which refuses nothing a condition needs.
+ */
+export function conditionPatterns(condition: unknown): ConditionPattern[] {
+  const out: ConditionPattern[] = [];
+  const walk = (value: unknown, path: string, depth: number): void => {
+    if (depth > 64 || value === null || typeof value !== "object") return;
+    if (Array.isArray(value)) {
+      value.forEach((v, i) => walk(v, `${path}[${i}]`, depth + 1));
+      return;
+    }
+    const o = value as Record<string, unknown>;
+    for (const [key, v] of Object.entries(o)) {
+      const here = path ? `${path}.${key}` : key;
+      if (key === "$regex" && typeof v === "string") {
+        const flags = typeof o.$options === "string" && /^[imsu]*$/.test(o.$options) ? o.$options : "";
+        out.push({ path: here, source: v, flags });
+      } else {
+        walk(v, here, depth + 1);
+      }
+    }
+  };
+  walk(condition, "", 0);
+  return out;
+}
+
+/** The first `$regex` of a condition the analysis refuses: its path and why; null when all are safe. */
+export async function conditionPatternProblem(condition: unknown): Promise<{ path: string; error: string } | null> {
+  for (const p of conditionPatterns(condition)) {
+    try {
+      new RegExp(p.source, p.flags);
+    } catch {
+      continue; // validateCondition names it
+    }
+    const slow = await slowPatternProblem(p.source, p.flags);
+    if (slow) return { path: p.path, error: `the regular expression ${slow}` };
+  }
+  return null;
+}
+
+// ---- Patterns stored before the analysis refused them (decide/snapshots.ts) ----
+
+/** `flags/source` of stored `$regex` patterns refused on this node: the evaluator runs none of them. */
+const refusedStored = new Set<string>();
+
+/** Whether the evaluator must not run this `$regex` (decide/conditions.ts compileRegex). */
+export function isRefusedStoredPattern(source: string, flags: string): boolean {
+  return refusedStored.size > 0 && refusedStored.has(`${flags}/${source}`);
+}
+
+/** page_match of a stored page pattern refused on this node: no page matches it (contract matchPagePath). */
+export const REFUSED_PAGE_MATCH = "regex_refused";
+
+type StoredPage = { page_path: string; page_match?: string | undefined };
+type StoredExperience = {
+  id: string;
+  pages: readonly StoredPage[];
+  rules: readonly { behaviour: { variations: readonly { configs: readonly { properties?: Partial<StoredPage> | null }[] }[] } }[];
+  goals?: readonly { page?: StoredPage | null | undefined }[] | undefined;
+};
+
+/**
+ * The account's experiences with every stored page regex the analysis refuses made to match
+ * nothing (a copy of each experience that holds one), and its audiences' refused `$regex`
+ * recorded so the evaluator runs none. Each refusal is reported to `warn` once per node. Waits for
+ * the analyses (off the event loop, ahead of operators' checks); a verdict is cached, so a pattern
+ * costs one analysis per node.
+ */
+export async function storedPatternsCleared<E extends StoredExperience>(
+  accountId: string,
+  experiences: readonly E[],
+  conditions: readonly { id: string; condition: unknown }[],
+  warn: (message: string) => void,
+): Promise<E[]> {
+  const refused = async (source: string, flags: string, what: string): Promise<boolean> => {
+    try {
+      new RegExp(source, flags);
+    } catch {
+      return false; // an invalid pattern already matches nothing
+    }
+    const problem = await slowPatternProblem(source, flags, { priority: true });
+    if (problem === BUSY) {
+      // The analyser failed (not a verdict): the evaluator's cheap check stands, and the next
+      // preparation of the account analyses it again. Refusing would turn off every regex of the
+      // account's experiences whenever the analyser is down.
+      warn(`account ${accountId}, ${what}: the stored pattern ${JSON.stringify(source)} ${BUSY}`);
+      return false;
+    }
+    if (problem && !refusedStored.has(`${flags}/${source}`)) {
+      refusedStored.add(`${flags}/${source}`);
+      warn(`account ${accountId}, ${what}: the stored pattern ${JSON.stringify(source)} is a regular expression that ${problem}; it matches nothing until it is changed`);
+    }
+    return problem !== null;
+  };
+  for (const a of conditions) {
+    for (const p of conditionPatterns(a.condition)) await refused(p.source, p.flags, `audience ${a.id} at ${p.path}`);
+  }
+  const out: E[] = [];
+  for (const e of experiences) {
+    const pages: StoredPage[] = [
+      ...e.pages,
+      ...e.rules.flatMap((r) => r.behaviour.variations.flatMap((v) => v.configs.flatMap((c) => (c.properties?.page_path ? [c.properties as StoredPage] : [])))),
+      ...(e.goals ?? []).flatMap((g) => (g.page ? [g.page] : [])),
+    ];
+    const bad = new Set<string>();
+    for (const p of pages) {
+      if (p.page_match === "regex" && (await refused(p.page_path, "", `experience ${e.id}, page pattern`))) bad.add(p.page_path);
+    }
+    if (bad.size === 0) {
+      out.push(e);
+      continue;
+    }
+    const copy = structuredClone(e) as E;
+    const neutralise = (p: Partial<StoredPage> | null | undefined): void => {
+      if (p && p.page_match === "regex" && p.page_path !== undefined && bad.has(p.page_path)) (p as StoredPage).page_match = REFUSED_PAGE_MATCH;
+    };
+    copy.pages.forEach(neutralise);
+    copy.rules.forEach((r) => r.behaviour.variations.forEach((v) => v.configs.forEach((c) => neutralise(c.properties))));
+    copy.goals?.forEach((g) => neutralise(g.page));
+    out.push(copy);
+  }
+  return out;
 }

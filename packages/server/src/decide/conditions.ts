@@ -59,7 +59,7 @@
 //   $veq/$vgt/… false and $vne true.
 
 import { testRegExp } from "@storefit/contract";
-import { nestedRepetitionProblem, slowPatternProblem } from "../admin/patterns.js";
+import { isRefusedStoredPattern, nestedRepetitionProblem } from "../admin/patterns.js";
 
 export type Condition = Record<string, unknown>;
 
@@ -280,8 +280,9 @@ function typeOf(v: unknown): string {
 }
 
 // Compiled once per pattern: the same audiences are evaluated on every config call. Cleared
-// when full so a stream of distinct patterns cannot grow it without bound. A pattern that nests
-// repetition (stored before the save check refused it) is never run: it compiles to null and
+// when full so a stream of distinct patterns cannot grow it without bound. A pattern stored before
+// the save check refused it is never run: one that nests repetition, or one the analysis refused
+// when the account was prepared (admin/patterns.ts storedPatternsCleared), compiles to null and
 // matches nothing. Values are tested by their first REGEX_INPUT_MAX_LENGTH characters.
 const regexCache = new Map<string, RegExp | null>();
 
@@ -299,7 +300,7 @@ function compileRegex(source: unknown, options: unknown): RegExp | null {
     if (regexCache.size >= 500) regexCache.clear();
     regexCache.set(key, re);
   }
-  return re;
+  return re !== null && isRefusedStoredPattern(source, flags) ? null : re;
 }
 
 type Version = { core: number[]; pre: string[] };
@@ -430,11 +431,11 @@ function checkOperator(op: string, arg: unknown, all: Condition, path: string, d
         return fail(`invalid regular expression: ${e instanceof Error ? e.message : String(e)}`);
       }
       {
-        // Conditions run on every config call against what visitors send: a pattern that can
-        // backtrack for exponential (or high polynomial) time would let one visitor stall the
-        // service (admin/patterns.ts, recheck's analysis).
-        const slow = slowPatternProblem(arg, validFlags(all.$options) ? String(all.$options ?? "") : "");
-        return slow ? fail(`the regular expression ${slow}; simplify it`) : null;
+        // Conditions run on every config call against what visitors send. The cheap check here;
+        // recheck's analysis, asynchronous, by whoever saves or evaluates the condition
+        // (admin/patterns.ts conditionPatternProblem).
+        const nested = nestedRepetitionProblem(arg);
+        return nested ? fail(`the regular expression ${nested}; simplify it`) : null;
       }
     case "$options":
       if (!("$regex" in all)) return fail("$options needs a $regex beside it");

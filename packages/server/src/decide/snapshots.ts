@@ -18,8 +18,13 @@
 // (store/postgres/accounts.ts), as of the same revision, rather than a statement each. The config
 // call's checks run ahead of its read on the account as last read (`cached`), so that its body is
 // parsed, and its visitor known, before the read goes (routes/client.ts resolveConfigCall).
+//
+// A snapshot's regular expressions are analysed before any decision uses it (admin/patterns.ts
+// storedPatternsCleared, off the event loop, one analysis per pattern per node): a pattern stored
+// before the save check refused it matches nothing rather than stalling the node.
 
 import type { Account, Assignment, Audience, Experience, Store } from "../store/types.js";
+import { storedPatternsCleared } from "../admin/patterns.js";
 import type { PagePlan } from "./decide.js";
 
 export type PreparedAccount = {
@@ -63,6 +68,8 @@ export class AccountSnapshots {
   constructor(
     private readonly store: Store,
     private readonly maxAccounts = DEFAULT_MAX_ACCOUNTS,
+    /** Where a refused stored pattern is reported (once per pattern per node). */
+    private readonly warn: (message: string) => void = (message) => console.warn(`storefit: ${message}`),
   ) {}
 
   /**
@@ -145,9 +152,10 @@ export class AccountSnapshots {
     if (cached && cached.account.revision === current.revision) return { prepared: cached, ...(assignments ? { assignments } : {}) };
     const snapshot = await this.store.loadAccountSnapshot(current.id);
     if (!snapshot) return null;
+    const experiences = await storedPatternsCleared(current.id, snapshot.experiences, snapshot.audiences, this.warn);
     const prepared: PreparedAccount = {
       account: snapshot.account,
-      experiences: snapshot.experiences,
+      experiences,
       audiences: new Map(snapshot.audiences.map((a) => [a.id, a])),
       planCache: new Map(),
       origins: new Map(),

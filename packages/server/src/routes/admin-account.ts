@@ -110,7 +110,7 @@ export function accountRoutes(app: FastifyInstance, opts: AdminOptions): void {
     },
     async (req) => {
       const accountId = req.caller!.account.id;
-      if (req.body.settings) checkSettingsPatterns(req.body.settings);
+      if (req.body.settings) await checkSettingsPatterns(req.body.settings);
       // The settings given are merged into the stored ones as they are now (not as read when the
       // request came in): a concurrent PATCH of another field, on any node, is kept.
       const updated = await store.updateAccount(accountId, (account) => {

@@ -1,11 +1,13 @@
 // Audiences (product.md §3): named conditions over the visitor's attributes, shared by the
-// rules of experiences. The condition is checked with validateCondition when saved, so a broken
-// one is refused at once rather than silently matching nobody at decision time.
+// rules of experiences. The condition is checked with validateCondition, and each `$regex` with
+// recheck's analysis off the event loop (admin/patterns.ts), when saved or evaluated: a broken or
+// slow one is refused at once rather than silently matching nobody, or stalling the node, later.
 
 import type { FastifyInstance } from "fastify";
 import type { Audience, AudienceEvaluateRequest, AudienceEvaluateResponse, AudienceInput, AudienceListResponse, ClauseVerdict } from "@storefit/contract";
 import { requireAccess } from "../auth/access.js";
 import { newId } from "../admin/experiences.js";
+import { conditionPatternProblem } from "../admin/patterns.js";
 import { attributesOf, evalCondition, validateCondition } from "../decide/conditions.js";
 import type { Condition } from "../decide/conditions.js";
 import { HttpError } from "../http/errors.js";
@@ -15,11 +17,12 @@ import { audienceBody, audienceListSchema, audienceSchema } from "../schemas/adm
 import type { AdminOptions } from "./admin.js";
 import type { Store } from "../store/types.js";
 
-function checkCondition(condition: unknown): void {
+async function checkCondition(condition: unknown): Promise<void> {
   const result = validateCondition(condition);
-  if (!result.ok) {
-    const where = result.path ? ` at ${result.path}` : "";
-    throw new HttpError(400, "invalid_condition", `The condition is not valid${where}: ${result.error}`);
+  const problem = result.ok ? await conditionPatternProblem(condition) : result;
+  if (problem) {
+    const where = problem.path ? ` at ${problem.path}` : "";
+    throw new HttpError(400, "invalid_condition", `The condition is not valid${where}: ${problem.error}`);
   }
 }
 
@@ -147,7 +150,7 @@ export function audienceRoutes(app: FastifyInstance, opts: AdminOptions): void {
       },
     },
     async (req, reply) => {
-      checkCondition(req.body.condition);
+      await checkCondition(req.body.condition);
       const saved = await store.saveAudience({
         id: newId("aud"),
         account_id: req.caller!.account.id,
@@ -170,7 +173,7 @@ export function audienceRoutes(app: FastifyInstance, opts: AdminOptions): void {
       },
     },
     async (req): Promise<AudienceEvaluateResponse> => {
-      checkCondition(req.body.condition);
+      await checkCondition(req.body.condition);
       const { user, url } = req.body.visitor;
       // The same attributes as a config call at this moment (`now` included).
       const attributes = attributesOf(user as Record<string, unknown>, { now: opts.clock(), ...(url === undefined ? {} : { url }) });
@@ -202,7 +205,7 @@ export function audienceRoutes(app: FastifyInstance, opts: AdminOptions): void {
     },
     async (req) => {
       const accountId = req.caller!.account.id;
-      checkCondition(req.body.condition);
+      await checkCondition(req.body.condition);
       // Atomic: an audience deleted meanwhile (on any node) is a 404, not re-created.
       const saved = await store.updateAudience(accountId, req.params.id, (current) => ({
         id: current.id,

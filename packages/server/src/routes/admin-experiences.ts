@@ -21,7 +21,7 @@ import type {
 } from "@storefit/contract";
 import type { Experience, ExperienceWriteContext, NewExperience, Store } from "../store/types.js";
 import { requireAccess } from "../auth/access.js";
-import { checkExclusionGroup, checkPatterns, checkRules, checkTransition, fromInput, newId, unpublishableReason } from "../admin/experiences.js";
+import { analysePatterns, checkExclusionGroup, checkKnownPatterns, checkPatterns, checkRules, checkTransition, fromInput, newId, unpublishableReason } from "../admin/experiences.js";
 import { HttpError } from "../http/errors.js";
 import { findOverlaps } from "../admin/overlaps.js";
 import { ResultsCache } from "../results/cache.js";
@@ -135,7 +135,7 @@ export function experienceRoutes(app: FastifyInstance, opts: AdminOptions): void
    * atomic write): its audiences exist, a running one stays publishable, its group share is free.
    */
   const check = (ctx: ExperienceWriteContext, next: NewExperience): NewExperience => {
-    checkPatterns(next);
+    checkKnownPatterns(next);
     checkRules(ctx.audienceIds, next.rules);
     const reason = next.status === "running" ? unpublishableReason(next) : null;
     if (reason) throw new HttpError(409, "not_publishable", `${reason}; pause it before such an edit`);
@@ -183,7 +183,7 @@ export function experienceRoutes(app: FastifyInstance, opts: AdminOptions): void
     async (req, reply) => {
       // Atomic: the audiences its rules name are checked and the experience stored with no
       // audience deleted in between.
-      checkPatterns(req.body);
+      await checkPatterns(req.body);
       const accountId = req.caller!.account.id;
       const next = fromInput(accountId, newId("exp"), req.body, "draft");
       const saved = await store.createExperience(next, (ctx) => void check(ctx, next));
@@ -213,7 +213,7 @@ export function experienceRoutes(app: FastifyInstance, opts: AdminOptions): void
     },
     async (req, reply) => {
       const accountId = req.caller!.account.id;
-      checkPatterns(req.body);
+      await checkPatterns(req.body);
       const saved = await store.updateExperience(accountId, req.params.id, (current, ctx) => {
         checkIfMatch(req, current);
         return check(ctx, fromInput(accountId, current.id, req.body, current.status));
@@ -236,7 +236,9 @@ export function experienceRoutes(app: FastifyInstance, opts: AdminOptions): void
     },
     async (req, reply) => {
       const accountId = req.caller!.account.id;
-      checkPatterns(req.body);
+      await checkPatterns(req.body);
+      // The fields not sent are kept: their patterns are checked under the write, from verdicts.
+      await analysePatterns(await store.getExperience(accountId, req.params.id));
       const saved = await store.updateExperience(accountId, req.params.id, (current, ctx) => {
         checkIfMatch(req, current);
         return check(ctx, fromInput(accountId, current.id, { ...toInput(current), ...req.body }, current.status));
@@ -309,6 +311,8 @@ export function experienceRoutes(app: FastifyInstance, opts: AdminOptions): void
     },
     async (req, reply) => {
       const accountId = req.caller!.account.id;
+      // A publish checks the stored patterns under the write, from verdicts made here.
+      if (req.body.status === "running") await analysePatterns(await store.getExperience(accountId, req.params.id));
       // Atomic: the experience is written back whole, so an edit committed by another node
       // between this read and this write would otherwise be lost.
       const saved = await store.updateExperience(accountId, req.params.id, (current, ctx) => {
