@@ -42,6 +42,8 @@ export async function startStack(): Promise<Stack> {
   // STOREFIT_DASHBOARD_DIR: a dashboard build of one's own (vite build --outDir …), so that
   // rebuilding packages/dashboard/dist cannot pull files from under a running test.
   const dashboardDir = process.env.STOREFIT_DASHBOARD_DIR;
+  // The demo shop listens on loopback, as with `npm start`: let the page check fetch it.
+  process.env.PAGE_CHECK_PRIVATE_ADDRESSES ??= "loopback";
   const app = await buildApp({ store, ...(dashboardDir ? { dashboardDir } : {}) });
   await app.listen({ port: 0, host: "127.0.0.1" });
   const apiPort = (app.server.address() as AddressInfo).port;

@@ -10,8 +10,9 @@ const apiUrl = process.env.PUBLIC_URL ?? `http://localhost:${port}`;
 const children = [
   spawn(process.execPath, ["packages/server/dist/main.js"], {
     stdio: "inherit",
-    // DEMO_SHOP_PORT too: the demo account stores the shop's addresses with their port.
-    env: { ...process.env, PORT: port, DEMO_SHOP_PORT: shopPort },
+    // DEMO_SHOP_PORT too: the demo account stores the shop's addresses with their port. The
+    // demo shop is on loopback (`*.localhost`): the page check may fetch it (docs/security.md).
+    env: { PAGE_CHECK_PRIVATE_ADDRESSES: "loopback", ...process.env, PORT: port, DEMO_SHOP_PORT: shopPort },
   }),
   spawn(process.execPath, ["apps/demo-shop/dist/main.js"], {
     stdio: "inherit",

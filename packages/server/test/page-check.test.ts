@@ -25,6 +25,8 @@ const PAGES: Record<string, { status?: number; headers?: Record<string, string>;
 };
 
 beforeAll(async () => {
+  // The test shop listens on loopback, like the demo shop (`npm start` sets this).
+  process.env.PAGE_CHECK_PRIVATE_ADDRESSES = "loopback";
   t = await makeApp();
   shop = createServer((req, res) => {
     const page = PAGES[req.url ?? ""] ?? PAGES["/missing"]!;
@@ -36,6 +38,7 @@ beforeAll(async () => {
   owner = await signIn(t.app);
 }, 30_000);
 afterAll(async () => {
+  delete process.env.PAGE_CHECK_PRIVATE_ADDRESSES;
   await new Promise<void>((r) => shop.close(() => r()));
   await t.close();
 });
