@@ -4,7 +4,8 @@
 // 400 alternatives timed the analysis out and then took seconds per evaluation on 200 digits.
 import { describe, expect, it } from "vitest";
 import type { Diagnostics } from "recheck";
-import { conditionPatterns, diagnosticsProblem, patternProblem, slowPatternProblem } from "../src/admin/patterns.js";
+import { matchPagePath } from "@storefit/contract";
+import { conditionPatterns, diagnosticsProblem, isRefusedStoredPattern, patternProblem, slowPatternProblem, storedPatternsCleared } from "../src/admin/patterns.js";
 
 /** The audit's pattern: cubic in "\d*\d*\d*x", padded past what the analysis settles in time. */
 const auditPattern = (alternatives = 400, tag = "") =>
@@ -69,4 +70,32 @@ describe("conditionPatterns", () => {
       { path: "$and[1].tags.$elemMatch.$regex", source: "b", flags: "" },
     ]);
   });
+});
+
+describe("storedPatternsCleared", () => {
+  it("makes each refused page, config and goal pattern match nothing in a copy, records a refused $regex, and keeps the rest", async () => {
+    const bad = auditPattern(400, "|^/1+$");
+    const page = (page_path: string) => ({ page_path, page_match: "regex" });
+    const experience = {
+      id: "exp_x",
+      pages: [page(bad), page("^/products/")],
+      rules: [{ behaviour: { variations: [{ configs: [{ properties: page(bad) }, { properties: { element_path: "#x" } }] }] } }],
+      goals: [{ page: page(bad) }, { page: page("^/checkout$") }],
+    };
+    const untouched = { ...experience, id: "exp_safe", pages: [page("^/cart$")], rules: [], goals: [] };
+    const warnings: string[] = [];
+    const [copy, same] = await storedPatternsCleared("acc", [experience, untouched], [{ id: "aud_x", condition: { zip: { $regex: bad } } }], (m) => warnings.push(m));
+    expect(same).toBe(untouched);
+    expect(copy!.pages.map((p) => p.page_match)).toEqual(["regex_refused", "regex"]);
+    expect(copy!.rules[0]!.behaviour.variations[0]!.configs[0]!.properties.page_match).toBe("regex_refused");
+    expect(copy!.goals.map((g) => g.page.page_match)).toEqual(["regex_refused", "regex"]);
+    expect(matchPagePath(copy!.pages[0]!.page_match, bad, "/111")).toBe(false); // run, it matches
+    expect(matchPagePath(experience.pages[0]!.page_match, bad, "/111")).toBe(true);
+    expect(experience.pages[0]!.page_match).toBe("regex"); // the stored object is not changed
+    expect(isRefusedStoredPattern(bad, "")).toBe(true);
+    expect(isRefusedStoredPattern("^/products/", "")).toBe(false);
+    // One warning per pattern and node: the audience's and the experience's share the pattern.
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/^account acc, audience aud_x at zip\.\$regex: the stored pattern .* matches nothing until it is changed$/);
+  }, 30_000);
 });

@@ -143,4 +143,28 @@ describe("patterns stored before the check", () => {
       warn.mockRestore();
     }
   }, 120_000);
+
+  it("results and overlaps match a stored goal or page pattern against page views only once analysed", async () => {
+    // Patterns no config call has seen on this node: what warns is the admin API's own analysis.
+    const goal = auditPattern("results");
+    const page = auditPattern("overlaps");
+    const warnings: string[] = [];
+    const warn = vi.spyOn(console, "warn").mockImplementation((m: unknown) => void warnings.push(String(m)));
+    try {
+      const owner = await signIn(t.app);
+      const withGoal = experienceBody({ name: "Legacy goal", goals: [{ id: "goal_legacy", name: "Legacy", kind: "page_view", page: { page_path: goal, page_match: "regex" } }] });
+      await t.store.saveExperience(fromInput(t.account.id, "exp_legacy_goal", withGoal as never, "running"));
+      const results = await withHealth("results with a stored goal pattern", () => call(t.app, owner, "GET", "/api/results/exp_legacy_goal"));
+      expect(results.statusCode, results.body).toBe(200);
+      expect(warnings.filter((w) => w.includes("exp_legacy_goal"))).toHaveLength(1);
+      // Stored after the results call, so only the overlaps call can have analysed it.
+      const withPage = experienceBody({ name: "Legacy overlap", pages: [{ domain: "littlesprouts.localhost", page_path: page, page_match: "regex" }] });
+      await t.store.saveExperience(fromInput(t.account.id, "exp_legacy_overlap", withPage as never, "running"));
+      const overlaps = await withHealth("overlaps with a stored page pattern", () => call(t.app, owner, "GET", "/api/experiences/exp_legacy_overlap/overlaps"));
+      expect(overlaps.statusCode, overlaps.body).toBe(200);
+      expect(warnings.filter((w) => w.includes("exp_legacy_overlap"))).toHaveLength(1);
+    } finally {
+      warn.mockRestore();
+    }
+  }, 120_000);
 });

@@ -26,9 +26,11 @@
 // Where patterns are checked:
 // - when saved or evaluated by an operator (experiences, goals, configs, audiences, the audience
 //   tester, the account's settings): refused with a 400 naming the field;
-// - when an account's data is prepared for decisions (decide/snapshots.ts, storedPatternsCleared):
-//   a pattern stored before this check that is refused now matches nothing on this node (a page
-//   pattern no page, a `$regex` no value) and is logged once per node.
+// - when an account's data is prepared for decisions (decide/snapshots.ts, storedPatternsCleared),
+//   and before the admin API matches stored experiences' page and goal patterns against stored
+//   page views (results, their diagnostics, overlaps): a pattern stored before this check that is
+//   refused now matches nothing on this node (a page pattern no page, a `$regex` no value) and is
+//   logged once per node.
 
 import { check } from "recheck";
 import type { Diagnostics } from "recheck";
@@ -325,6 +327,14 @@ type StoredExperience = {
   rules: readonly { behaviour: { variations: readonly { configs: readonly { properties?: Partial<StoredPage> | null }[] }[] } }[];
   goals?: readonly { page?: StoredPage | null | undefined }[] | undefined;
 };
+
+/** Where a refused stored pattern is reported by default: the process's log. */
+export const warnOnConsole = (message: string): void => console.warn(`storefit: ${message}`);
+
+/** One experience as storedPatternsCleared answers it, for the admin API's readers of stored patterns (results, overlaps). */
+export async function storedExperienceCleared<E extends StoredExperience & { account_id: string }>(experience: E, warn = warnOnConsole): Promise<E> {
+  return (await storedPatternsCleared(experience.account_id, [experience], [], warn))[0]!;
+}
 
 /**
  * The account's experiences with every stored page regex the analysis refuses made to match

@@ -24,7 +24,7 @@
 // before the save check refused it matches nothing rather than stalling the node.
 
 import type { Account, Assignment, Audience, Experience, Store } from "../store/types.js";
-import { storedPatternsCleared } from "../admin/patterns.js";
+import { storedPatternsCleared, warnOnConsole } from "../admin/patterns.js";
 import type { PagePlan } from "./decide.js";
 
 export type PreparedAccount = {
@@ -69,7 +69,7 @@ export class AccountSnapshots {
     private readonly store: Store,
     private readonly maxAccounts = DEFAULT_MAX_ACCOUNTS,
     /** Where a refused stored pattern is reported (once per pattern per node). */
-    private readonly warn: (message: string) => void = (message) => console.warn(`storefit: ${message}`),
+    private readonly warn: (message: string) => void = warnOnConsole,
   ) {}
 
   /**

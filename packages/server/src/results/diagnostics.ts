@@ -5,6 +5,7 @@
 import type { FewVisitorsCause, ResultsDiagnostics } from "@storefit/contract";
 import { isConfiguredDomain, matchPage } from "@storefit/contract";
 import { findOverlaps } from "../admin/overlaps.js";
+import { storedPatternsCleared, warnOnConsole } from "../admin/patterns.js";
 import type { Account, Experience, ResultsRange, Store } from "../store/types.js";
 
 /** Below this many exposed visitors a running experience's results say why they are few. */
@@ -82,7 +83,9 @@ export async function diagnoseFewVisitors(input: DiagnosticsInput): Promise<Resu
   if (base.exposed_visitors > 0 && base.exposed_visitors >= LET_IN_SHARE * allocation * base.target_visitors) return answer("few_shoppers");
   // The running experiences that take an element of this one on its viewed target pages, outside
   // a mutually exclusive group (there the two split the traffic instead).
-  const lost = findOverlaps(experience, await store.listRunningExperiences(account.id), mainDomain, targets).filter(
+  // Their stored page patterns are run on viewed pages only once analysed (admin/patterns.ts).
+  const running = await storedPatternsCleared(account.id, await store.listRunningExperiences(account.id), [], warnOnConsole);
+  const lost = findOverlaps(experience, running, mainDomain, targets).filter(
     (o) => o.winner === "other" && !o.exclusive,
   );
   if (lost.length) {

@@ -24,6 +24,7 @@ import { requireAccess } from "../auth/access.js";
 import { analysePatterns, checkExclusionGroup, checkKnownPatterns, checkPatterns, checkRules, checkTransition, fromInput, newId, unpublishableReason } from "../admin/experiences.js";
 import { HttpError } from "../http/errors.js";
 import { findOverlaps } from "../admin/overlaps.js";
+import { storedExperienceCleared, storedPatternsCleared, warnOnConsole } from "../admin/patterns.js";
 import { ResultsCache } from "../results/cache.js";
 import { RESULTS_DEFAULTS, computeResults } from "../results/compute.js";
 import type { ResultsOptions } from "../results/compute.js";
@@ -283,8 +284,9 @@ export function experienceRoutes(app: FastifyInstance, opts: AdminOptions): void
     },
     async (req): Promise<ExperienceOverlapsResponse> => {
       const account = req.caller!.account;
-      const target = await load(store, account.id, req.params.id);
-      const running = (await store.listExperiences(account.id)).filter((e) => e.status === "running");
+      // Stored page patterns are run on sample pages only once analysed (admin/patterns.ts).
+      const target = await storedExperienceCleared(await load(store, account.id, req.params.id));
+      const running = await storedPatternsCleared(account.id, (await store.listExperiences(account.id)).filter((e) => e.status === "running"), [], warnOnConsole);
       // Concrete pages to check the patterns on: the account's configured pages and the pages
       // shoppers viewed in the last 30 days (admin/overlaps.ts says why).
       const viewed = await store.pageViews(account.id, { from_ms: opts.clock() - OVERLAP_PAGES_WINDOW_MS }, OVERLAP_SAMPLE_PAGES);
@@ -351,7 +353,8 @@ export function experienceRoutes(app: FastifyInstance, opts: AdminOptions): void
       const accountId = account.id;
       const options = resultsOptions(req.query);
       const range = resultsRange(req.query.from, req.query.to);
-      const experience = await load(store, accountId, req.params.experienceId);
+      // Its goal and page patterns are run on stored page views only once analysed (admin/patterns.ts).
+      const experience = await storedExperienceCleared(await load(store, accountId, req.params.experienceId));
       // Reused while nothing it depends on has changed (results/cache.ts, docs/results.md "Cache").
       const version = await store.resultsVersion(accountId);
       const key = ResultsCache.key({
