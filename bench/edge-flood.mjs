@@ -8,7 +8,8 @@
 //                                      while /healthz is probed from 127.0.0.2 every 20 ms
 //   node bench/edge-flood.mjs single — one event batch of 1 MB, then of 64 KB, alone, 8 times each
 // Settings as K=V after the mode go to the node's environment (MAX_CONNECTIONS_PER_ADDRESS=0,
-// CLIENT_IP_BYTES_PER_S=0 turn the per-address limits off); BODY, FLOOD, HOLD_S are the script's.
+// CLIENT_IP_BYTES_PER_S=0 turn the per-address limits off); BODY, FLOOD, HOLD_S and ADDRESSES
+// (conn: spread the sockets over 127.0.0.10 and up) are the script's.
 // The node is src/main.ts of this tree, bundled with esbuild (BENCH_BUNDLE=<file>: another build).
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync } from "node:fs";
@@ -105,16 +106,16 @@ try {
     console.log("the hostile client's body and answers:", out);
   }
   if (mode === "conn") {
-    const N = Number(env.FLOOD ?? 10_100), holdS = Number(env.HOLD_S ?? 30);
+    const N = Number(env.FLOOD ?? 10_100), holdS = Number(env.HOLD_S ?? 30), ADDRESSES = Number(env.ADDRESSES ?? 1);
     const socks = []; let closed = 0; const t0 = Date.now();
     for (let i = 0; i < N; i++) {
-      const s = net.connect({ port: PORT, host: "127.0.0.1", localAddress: "127.0.0.1" });
-      s.on("error", () => {}); s.on("close", () => closed++);
+      const s = net.connect({ port: PORT, host: "127.0.0.1", localAddress: ADDRESSES > 1 ? `127.0.0.${10 + (i % ADDRESSES)}` : "127.0.0.1" });
+      s.on("error", () => {}); s.on("close", () => closed++); s.resume();
       s.on("connect", () => s.write("GET /v1/accounts/x/snippet.js HTTP/1.1\r\nHost: a\r\n\r\n"));
       socks.push(s);
       if (i % 500 === 499) await sleep(50);
     }
-    console.log(`opened ${N} from 127.0.0.1 in ${Date.now() - t0} ms`);
+    console.log(`opened ${N} from ${ADDRESSES > 1 ? `127.0.0.10 … 127.0.0.${9 + ADDRESSES}` : "127.0.0.1"} in ${Date.now() - t0} ms`);
     for (let k = 0; k < holdS; k += 5) {
       await sleep(5000);
       const other = await health("127.0.0.2"), same = await health("127.0.0.1");

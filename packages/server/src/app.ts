@@ -18,6 +18,7 @@ import {
   bodyLimitFor,
   capConnectionsPerAddress,
   clientErrorAnswer,
+  closeIdleNearCap,
   formatBytes,
   jsonLimitsFor,
   trustedProxies,
@@ -115,8 +116,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.addHook("onRoute", (route) => {
     route.bodyLimit ??= bodyLimitFor(route.url ?? "");
   });
-  if (server.maxConnections > 0) app.server.maxConnections = server.maxConnections;
   if (server.maxConnectionsPerAddress > 0) capConnectionsPerAddress(app.server, server.maxConnectionsPerAddress, trustedProxies(opts.trustProxy));
+  if (server.maxConnections > 0) {
+    app.server.maxConnections = server.maxConnections;
+    closeIdleNearCap(app.server, server.maxConnections);
+  }
   if (limits.clientIpBytes && limits.clientIpBytes.burst < CLIENT_BODY_LIMIT) {
     throw new Error(`the client byte budget's burst (${limits.clientIpBytes.burst}) must hold the largest client body (${CLIENT_BODY_LIMIT} bytes)`);
   }

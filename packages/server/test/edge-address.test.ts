@@ -195,3 +195,24 @@ describe("what Node's HTTP parser refuses", () => {
     expect(slow.body).toEqual({ error: { code: "request_timeout", message: "The request did not arrive in time" } });
   });
 });
+
+describe("idle keep-alive connections near the node's cap", () => {
+  it("closes idle keep-alive connections once the node nears maxConnections, so new clients are served", async () => {
+    // No per-address cap: idle sockets from many addresses, as one address could not hold them.
+    const port = await listening({ serverLimits: { maxConnections: 10, maxConnectionsPerAddress: 0 } });
+    // A connection in the middle of its request is not idle: it stays, and is answered.
+    const slow = await rawClient(port, "127.0.0.3");
+    slow.socket.write("GET /healthz HTTP/1.1\r\n");
+    const idle: Raw[] = [];
+    for (let i = 0; i < 15; i++) {
+      const c = await rawClient(port, `127.0.0.${10 + i}`);
+      expect(await served(c), `client ${i}`).toBe(true);
+      idle.push(c);
+    }
+    slow.socket.write("Host: 127.0.0.1\r\n\r\n");
+    expect(await served(slow)).toBe(true);
+    await new Promise((r) => setTimeout(r, 50));
+    // The server closed the idle ones as the node filled: 15 would not have fit in 10.
+    expect(idle.filter((c) => c.socket.destroyed).length).toBeGreaterThanOrEqual(6);
+  });
+});

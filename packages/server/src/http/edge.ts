@@ -2,6 +2,7 @@
 // depth and string lengths, the node HTTP server's time-outs and connection cap, and the
 // headers every answer carries.
 
+import type { Server as HttpServer } from "node:http";
 import { BlockList, isIP } from "node:net";
 import type { Server, Socket } from "node:net";
 import { API_ERROR_CODES, MAX_BODY_BYTES } from "@storefit/contract";
@@ -142,6 +143,30 @@ export function capConnectionsPerAddress(server: Server, max: number, exempt: (a
     });
   });
   return (address) => open.get(addressGroup(address)) ?? 0;
+}
+
+/** Past this share of maxConnections, idle keep-alive connections are closed (closeIdleNearCap). */
+export const IDLE_SWEEP_SHARE = 0.9;
+
+/**
+ * Near maxConnections, closes the keep-alive connections that sit idle between requests, on every
+ * connection that arrives past IDLE_SWEEP_SHARE of the cap and on every one refused at it: idle
+ * sockets from many addresses would otherwise hold the node full for the keep-alive time-out
+ * (72 s). A client whose idle connection is closed opens another when it next calls; connections
+ * that have not sent a request yet or are in the middle of one are left alone (Node's
+ * closeIdleConnections). Each sweep walks only the connections idle at the time, few after the
+ * first.
+ */
+export function closeIdleNearCap(server: HttpServer, maxConnections: number): void {
+  const threshold = Math.max(1, Math.floor(maxConnections * IDLE_SWEEP_SHARE));
+  let open = 0;
+  server.on("connection", (socket: Socket) => {
+    if (socket.destroyed) return;
+    open += 1;
+    socket.once("close", () => (open -= 1));
+    if (open >= threshold) server.closeIdleConnections();
+  });
+  server.on("drop", () => server.closeIdleConnections());
 }
 
 /**
