@@ -79,7 +79,7 @@ describe("storedPatternsCleared", () => {
     const experience = {
       id: "exp_x",
       pages: [page(bad), page("^/products/")],
-      rules: [{ behaviour: { variations: [{ configs: [{ properties: page(bad) }, { properties: { element_path: "#x" } }] }] } }],
+      rules: [{ behaviour: { variations: [{ configs: [{ properties: page(bad) }, { properties: { element_path: "#x" } as { page_path?: string; page_match?: string } }] }] } }],
       goals: [{ page: page(bad) }, { page: page("^/checkout$") }],
     };
     const untouched = { ...experience, id: "exp_safe", pages: [page("^/cart$")], rules: [], goals: [] };
