@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import type { Diagnostics } from "recheck";
 import { matchPagePath } from "@storefit/contract";
-import { conditionPatterns, diagnosticsProblem, isRefusedStoredPattern, patternProblem, slowPatternProblem, storedPatternsCleared } from "../src/admin/patterns.js";
+import { conditionPatterns, diagnosticsProblem, isRefusedStoredPattern, knownPatternProblem, patternProblem, slowPatternProblem, storedPatternsCleared } from "../src/admin/patterns.js";
 
 /** The audit's pattern: cubic in "\d*\d*\d*x", padded past what the analysis settles in time. */
 const auditPattern = (alternatives = 400, tag = "") =>
@@ -38,6 +38,15 @@ describe("the analysis of a pattern", () => {
 
   it("refuses a pattern whose analysis times out, naming the budget", async () => {
     expect(await slowPatternProblem(UNDECIDED, "", { budget: 300 })).toMatch(/within 0.3 s of analysis/);
+  }, 30_000);
+
+  it("a check under a store's write sees the time-out of the analysis made just before it", async () => {
+    // A budget this short times the analysis out (at 2 s it finds the attack in about 1 s).
+    const pattern = UNDECIDED + "|write";
+    expect(knownPatternProblem(pattern, true, "", 300)).toBeNull(); // not analysed yet: the cheap check only
+    const problem = await patternProblem(pattern, true, "", 300);
+    expect(problem).toMatch(/could not be shown to run in bounded time within 0.3 s/);
+    expect(knownPatternProblem(pattern, true, "", 300)).toBe(problem);
   }, 30_000);
 
   it("accepts linear and quadratic patterns", async () => {

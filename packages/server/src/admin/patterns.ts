@@ -148,11 +148,13 @@ export function diagnosticsProblem(d: Diagnostics, budget = CHECK_BUDGET_MS): st
 }
 
 // Verdicts per pattern, shared by every account on this node (the same pattern costs one analysis).
-// Cleared when full, so distinct patterns cannot grow it without bound; a failed or refused-as-busy
-// analysis is not kept. `pending`: analyses under way, so concurrent asks share one.
+// Cleared when full, so distinct patterns cannot grow it without bound; a failed, refused-as-busy
+// or timed-out analysis is not kept. `pending`: analyses under way, so concurrent asks share one.
 const verdicts = new Map<string, string | null>();
 const pending = new Map<string, Promise<string | null>>();
 const VERDICT_CACHE_SIZE = 2000;
+/** Time-outs, for knownPatternProblem only: a check under a write sees the analysis made just before it. */
+const timedOut = new Map<string, string>();
 
 /**
  * Why a pattern that compiles could take too long, or null when it is proved safe. Never blocks
@@ -171,6 +173,14 @@ export function slowPatternProblem(pattern: string, flags = "", opts: { priority
       pending.delete(key);
       if (d === null) return BUSY;
       const problem = diagnosticsProblem(d, budget);
+      // A time-out depends on the machine's load as much as on the pattern: not kept, so a retry
+      // analyses it again (a hostile pattern costs the same as a new one would).
+      if (d.status === "unknown" && d.error.kind === "timeout") {
+        if (timedOut.size >= VERDICT_CACHE_SIZE) timedOut.clear();
+        timedOut.set(key, problem!);
+        return problem;
+      }
+      timedOut.delete(key);
       if (verdicts.size >= VERDICT_CACHE_SIZE) verdicts.clear();
       verdicts.set(key, problem);
       return problem;
@@ -181,10 +191,10 @@ export function slowPatternProblem(pattern: string, flags = "", opts: { priority
 }
 
 /** Why `pattern` cannot be saved, or null. `invalid`: whether a pattern that does not compile is refused too. */
-export async function patternProblem(pattern: string, invalid: boolean, flags = ""): Promise<string | null> {
+export async function patternProblem(pattern: string, invalid: boolean, flags = "", budget = CHECK_BUDGET_MS): Promise<string | null> {
   const compiled = compileProblem(pattern, invalid, flags);
   if (compiled !== undefined) return compiled;
-  const slow = await slowPatternProblem(pattern, flags);
+  const slow = await slowPatternProblem(pattern, flags, { budget });
   return slow ? `is a regular expression that ${slow}` : null;
 }
 
@@ -195,10 +205,11 @@ export async function patternProblem(pattern: string, invalid: boolean, flags = 
  * is not (a pattern saved meanwhile by another node, which analysed it) passes here, and is
  * analysed again when the account is prepared for decisions.
  */
-export function knownPatternProblem(pattern: string, invalid: boolean, flags = ""): string | null {
+export function knownPatternProblem(pattern: string, invalid: boolean, flags = "", budget = CHECK_BUDGET_MS): string | null {
   const compiled = compileProblem(pattern, invalid, flags);
   if (compiled !== undefined) return compiled;
-  const slow = nestedRepetitionProblem(pattern) ?? verdicts.get(`${CHECK_BUDGET_MS}/${flags}/${pattern}`) ?? null;
+  const key = `${budget}/${flags}/${pattern}`;
+  const slow = nestedRepetitionProblem(pattern) ?? verdicts.get(key) ?? timedOut.get(key) ?? null;
   return slow ? `is a regular expression that ${slow}` : null;
 }
 
