@@ -78,7 +78,21 @@ export type TemplateExperience = {
  * GET /api/events: a page of events, newest first. `older` is the `before` cursor of the next
  * older page, `newer` the `after` cursor of the next newer one; null when there is none.
  */
-export type EventListResponse = { total: number; events: StoredEventView[]; older: number | null; newer: number | null };
+export type EventListResponse = {
+  /** The events matching the filters; with `total_exact` false, at least this many. */
+  total: number;
+  /** false: a filtered count stopped at its cap (10,000) or at the newest events it may look at. */
+  total_exact: boolean;
+  events: StoredEventView[];
+  older: number | null;
+  newer: number | null;
+  /**
+   * The page is not full because its search stopped after this many events (it looks at that
+   * many at most); the cursor in the paging direction (`older`, `newer` for an `after` page)
+   * continues it. null: the search was not cut.
+   */
+  searched: number | null;
+};
 
 /** One entry of a visitor's timeline: an event, or an exposure to an experience's variation. */
 export type VisitorTimelineItem =

@@ -13,6 +13,23 @@ import { eventListSchema, eventsQuery, timelineParams, timelineQuery, timelineSc
 import { userIdFor } from "./client.js";
 
 export const EVENTS_PAGE_SIZE = 50;
+/**
+ * The events one filtered search or count looks at, at most (docs/api.md "Events"): a page whose
+ * filter matches few events stops after this many and answers a cursor that continues the search.
+ * At 1M events a filter matching nothing held SQLite's event loop seconds without it
+ * (docs/benchmarks.md "Live events at 1M events").
+ */
+export const EVENTS_SEARCH_WINDOW = 50_000;
+/** A filtered total stops counting here ("10,000+"). */
+export const EVENTS_COUNT_CAP = 10_000;
+/** Index entries one step of an unfiltered count reads before the event loop gets a turn. */
+const COUNT_SLICE = 100_000;
+
+/**
+ * The event loop's turn between two reads of one request: SQLite's reads are synchronous, and
+ * awaiting one is no turn, so a request's reads would otherwise hold the loop as one.
+ */
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 export const TIMELINE_SIZE = 200;
 /** A listed property's text is cut here: the list shows a few words, not a pasted document. */
 const PROPERTY_TEXT_MAX = 500;
@@ -120,6 +137,30 @@ export function eventView(e: StoredEvent, owners: TemplateOwners): StoredEventVi
 export function eventRoutes(app: FastifyInstance, opts: AccessOptions & { store: Store }): void {
   const { store } = opts;
 
+  /**
+   * Each account's number of events up to a seq, kept per node and brought forward by what
+   * arrived since: an unfiltered total costs the new events' index entries, not the account's.
+   * Exact because seqs only grow in an account's commit order (one writer on SQLite, the account's
+   * advisory lock on PostgreSQL) and events are never deleted. The first count reads the index in
+   * slices, the event loop free between them.
+   */
+  const counted = new Map<string, Promise<{ n: number; upTo: number }>>();
+  const totalEvents = async (accountId: string): Promise<number> => {
+    const next = (counted.get(accountId) ?? Promise.resolve({ n: 0, upTo: 0 })).then(async ({ n, upTo }) => {
+      for (;;) {
+        const slice = await store.countEventsAfter(accountId, upTo, COUNT_SLICE);
+        n += slice.n;
+        if (slice.last !== null) upTo = slice.last;
+        if (slice.n < COUNT_SLICE) return { n, upTo };
+        await turn();
+      }
+    });
+    counted.set(accountId, next);
+    // A failed read is not kept: the next request counts from nothing again.
+    next.catch(() => counted.get(accountId) === next && counted.delete(accountId));
+    return (await next).n;
+  };
+
   app.get<{ Querystring: EventsQuery }>(
     "/api/events",
     {
@@ -145,15 +186,40 @@ export function eventRoutes(app: FastifyInstance, opts: AccessOptions & { store:
         ...(experience?.trim() ? { experience: experience.trim() } : {}),
       };
       const limit = Number(req.query.limit ?? EVENTS_PAGE_SIZE);
-      const cursor = { ...(before !== undefined ? { before: Number(before) } : {}), ...(after !== undefined ? { after: Number(after) } : {}) };
-      const rows = await store.listEvents(accountId, limit, { ...filter, ...cursor });
-      // Whether a page lies beyond each end: one row looked up past it (the seq index's order).
-      const newest = rows[0]?.seq;
-      const oldest = rows.at(-1)?.seq;
-      const older = oldest !== undefined && (await store.listEvents(accountId, 1, { ...filter, before: oldest })).length > 0 ? oldest : null;
-      const newer = newest !== undefined && (await store.listEvents(accountId, 1, { ...filter, after: newest })).length > 0 ? newest : null;
+      const up = after !== undefined;
+      const cursor = { ...(before !== undefined ? { before: Number(before) } : {}), ...(up ? { after: Number(after) } : {}) };
+      // Every read below looks at EVENTS_SEARCH_WINDOW events at most, whatever the filter.
+      const page = await store.searchEvents(accountId, limit, { ...filter, ...cursor }, EVENTS_SEARCH_WINDOW);
+      const rows = page.events;
+      // Onward in the paging direction: past the page when more matches are known, else past
+      // the window when the search stopped there (the next page continues it).
+      const onward = page.more ? (up ? rows[0]!.seq : rows.at(-1)!.seq) : page.end;
+      // Back the other way: from the page's far edge (an empty page's: its cursor), whether a
+      // match lies there or a search would go on (one row looked for, in a window too).
+      const edge = up ? (rows.at(-1)?.seq ?? Number(after) + 1) : (rows[0]?.seq ?? (before !== undefined ? Number(before) - 1 : undefined));
+      let back: number | null = null;
+      if (edge !== undefined) {
+        await turn();
+        const probe = await store.searchEvents(accountId, 1, { ...filter, ...(up ? { before: edge } : { after: edge }) }, EVENTS_SEARCH_WINDOW);
+        back = probe.events.length > 0 || probe.end !== null ? edge : null;
+      }
       const owners = await templateOwnersOf(store, accountId, rows);
-      return { total: await store.countEvents(accountId, filter), events: rows.map((e) => eventView(e, owners)), older, newer };
+      const filtered = Object.keys(filter).length > 0;
+      await turn();
+      // The newest page's search read the very window the total counts: its matches are the count.
+      const total = !filtered
+        ? { n: await totalEvents(accountId), exact: true }
+        : before === undefined && !up && !page.more
+          ? { n: rows.length, exact: page.end === null }
+          : await store.countEventsBounded(accountId, filter, EVENTS_SEARCH_WINDOW, EVENTS_COUNT_CAP);
+      return {
+        total: total.n,
+        total_exact: total.exact,
+        events: rows.map((e) => eventView(e, owners)),
+        older: up ? back : onward,
+        newer: up ? onward : back,
+        searched: !page.more && page.end !== null ? EVENTS_SEARCH_WINDOW : null,
+      };
     },
   );
 

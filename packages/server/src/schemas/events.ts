@@ -76,12 +76,21 @@ export const storedEventSchema = obj(
 
 export const eventListSchema = obj(
   {
-    total: { type: "integer", description: "The events matching the filters, on every page" },
+    total: { type: "integer", description: "The events matching the filters, on every page; with total_exact false, at least this many" },
+    total_exact: {
+      type: "boolean",
+      description: "false: a filtered count stopped at 10,000 or after the newest 50,000 events (or the visitor's) without reaching the oldest",
+    },
     events: { type: "array", items: storedEventSchema },
     older: { type: ["integer", "null"], description: "`before` of the next older page; null: none" },
     newer: { type: ["integer", "null"], description: "`after` of the next newer page; null: this page holds the newest" },
+    searched: {
+      type: ["integer", "null"],
+      description:
+        "The page is not full because its search stopped after this many events (50,000, the most one request looks at); the cursor in the paging direction (older, or newer for an after page) continues it. null: not cut",
+    },
   },
-  ["total", "events", "older", "newer"],
+  ["total", "total_exact", "events", "older", "newer", "searched"],
 );
 
 export const timelineParams = obj({ visitor: { ...VISITOR, minLength: 1 } }, ["visitor"]);

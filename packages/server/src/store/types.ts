@@ -365,7 +365,29 @@ export interface EventStore {
    * oldest after it, still newest first.
    */
   listEvents(accountId: string, limit: number, filter?: EventFilter): Awaitable<StoredEvent[]>;
+  /**
+   * GET /api/events' bounded search (docs/api.md "Events"): the events matching `filter` among
+   * the `window` candidates nearest its cursor in the paging direction (below `before` or the
+   * newest; above `after`), at most `limit`, newest first. The candidates are the account's events,
+   * or with `visitorIds` those visitors', so a filter matching nothing reads at most `window`
+   * events, however many the account holds.
+   */
+  searchEvents(accountId: string, limit: number, filter: EventFilter, window: number): Awaitable<EventSearch>;
+  /**
+   * The events matching `filter` (its cursor ignored) among the `window` newest candidates (as in
+   * searchEvents), counted up to `cap`: exact when neither bound was reached.
+   */
+  countEventsBounded(accountId: string, filter: EventFilter, window: number, cap: number): Awaitable<{ n: number; exact: boolean }>;
+  /** The first `max` of the account's events stored after seq `after`: their number and the last one's seq (null: none). */
+  countEventsAfter(accountId: string, after: number, max: number): Awaitable<{ n: number; last: number | null }>;
 }
+
+/**
+ * EventStore.searchEvents' answer. `more`: another match lies in the window beyond `events`.
+ * `end`: the seq of the window's farthest candidate when candidates lie beyond it (the search
+ * stopped there: a cursor at `end` continues it), else null.
+ */
+export type EventSearch = { events: StoredEvent[]; more: boolean; end: number | null };
 
 export interface ResultsStore {
   /** Distinct visitors (user_id) exposed to one experience, in all and per variation. */

@@ -1,7 +1,8 @@
 import type { UseQueryResult } from "@tanstack/react-query";
 import type { EventListResponse } from "@storefit/contract";
 import { EVENTS_REFETCH_INTERVAL_MS } from "../../api/events";
-import { formatCount, formatEventTime } from "../../format";
+import { formatEventTime } from "../../format";
+import { totalLabel } from "./counts";
 
 /** The number of stored events, refreshed with the newest page (same query, fetched once). */
 export function EventCount({ query }: { query: UseQueryResult<EventListResponse> }) {
@@ -14,7 +15,7 @@ export function EventCount({ query }: { query: UseQueryResult<EventListResponse>
       </p>
       {data ? (
         <p className="stat-card__value" data-testid="event-count">
-          {formatCount(data.total)}
+          {totalLabel(data.total, data.total_exact)}
         </p>
       ) : (
         <p className="stat-card__value stat-card__value--pending" aria-label="Loading">

@@ -3,33 +3,21 @@ import type { EventListResponse } from "@storefit/contract";
 import { Link } from "react-router";
 import { DataTable } from "../../components/DataTable";
 import { EmptyState } from "../../components/StatusMessage";
-import { formatCount } from "../../format";
 import { paths } from "../../paths";
+import { searchedText, shownText } from "./counts";
 import { EventsTable } from "./EventsTable";
 
 type Props = {
   query: UseQueryResult<EventListResponse>;
   filtered: boolean;
-  /** On an older (or newer) page than the newest: the cursor holds it in place. */
-  paged: boolean;
+  /** How the page was reached: none (the newest page), or the cursor that holds it in place. */
+  cursor: "none" | "before" | "after";
   onVisitor: (userId: string) => void;
   onPage: (cursor: { before?: string; after?: string }) => void;
 };
 
-function shownText(data: EventListResponse, filtered: boolean, paged: boolean): string {
-  const shown = data.events.length;
-  const total = formatCount(data.total);
-  const noun = data.total === 1 ? "event" : "events";
-  if (filtered) {
-    const head = `${total} ${noun} ${data.total === 1 ? "matches" : "match"} the filters`;
-    if (paged) return `${head}; ${formatCount(shown)} of them are listed on this page.`;
-    return data.total > shown ? `${head}; the newest ${formatCount(shown)} are listed.` : `${head}.`;
-  }
-  if (paged) return `${formatCount(shown)} of ${total} ${noun} are listed on this page.`;
-  return data.total > shown ? `The newest ${formatCount(shown)} of ${total} events.` : `All ${total} ${noun}.`;
-}
-
-export function EventsDataTable({ query, filtered, paged, onVisitor, onPage }: Props) {
+export function EventsDataTable({ query, filtered, cursor, onVisitor, onPage }: Props) {
+  const paged = cursor !== "none";
   return (
     <DataTable
       query={query}
@@ -50,9 +38,20 @@ export function EventsDataTable({ query, filtered, paged, onVisitor, onPage }: P
           <p className="events-shown" role="status" data-testid="events-shown" aria-busy={query.isPlaceholderData}>
             {query.isPlaceholderData ? "Loading…" : shownText(data, filtered, paged)}
           </p>
+          {data.searched !== null && !query.isPlaceholderData ? (
+            <p className="events-searched" data-testid="events-searched">
+              {searchedText(data.searched, cursor)}
+            </p>
+          ) : null}
           {data.events.length === 0 ? (
-            <EmptyState title={filtered ? "No events match these filters" : "No events on this page"}>
-              <p>{filtered ? "Change or clear the filters; new events appear as they arrive." : "Go back to the newest events."}</p>
+            <EmptyState title={data.searched !== null ? "No matches in the events searched" : filtered ? "No events match these filters" : "No events on this page"}>
+              <p>
+                {data.searched !== null
+                  ? `${cursor === "after" ? "Newer" : "Older"} events searches further.`
+                  : filtered
+                    ? "Change or clear the filters; new events appear as they arrive."
+                    : "Go back to the newest events."}
+              </p>
             </EmptyState>
           ) : (
             <EventsTable events={data.events} onVisitor={onVisitor} />

@@ -22,7 +22,7 @@ export function EventsPage() {
   const cursor = cursorFrom(params);
   const timeline = params.get("timeline") ?? "";
   const filtered = isFiltered(filters);
-  const paged = cursor.before !== "" || cursor.after !== "";
+  const reached = cursor.before !== "" ? "before" : cursor.after !== "" ? "after" : "none";
 
   const newest = useEventPage({});
   const page = useEventPage({ ...filters, ...cursor });
@@ -63,7 +63,7 @@ export function EventsPage() {
       <EventsDataTable
         query={page}
         filtered={filtered}
-        paged={paged}
+        cursor={reached}
         onVisitor={(userId) => go(filters, cursor, userId, false)}
         onPage={(next) => go(filters, next, timeline, false)}
       />
