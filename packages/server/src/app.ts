@@ -110,17 +110,20 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: false } },
   });
 
-  // Bodies are JSON text under any of these content types (spec §7: "JSON text sent with a
-  // form-encoded content type"); beacons arrive as text/plain.
-  // Each route's body limit by its family (http/edge.ts), set as routes are added.
-  app.addHook("onRoute", (route) => {
-    route.bodyLimit ??= bodyLimitFor(route.url ?? "");
-  });
+  // Connections: the node's cap, one address's share of it, idle ones closed near it (http/edge.ts).
   if (server.maxConnectionsPerAddress > 0) capConnectionsPerAddress(app.server, server.maxConnectionsPerAddress, trustedProxies(opts.trustProxy));
   if (server.maxConnections > 0) {
     app.server.maxConnections = server.maxConnections;
     closeIdleNearCap(app.server, server.maxConnections);
   }
+
+  // Each route's body limit by its family (http/edge.ts), set as routes are added.
+  app.addHook("onRoute", (route) => {
+    route.bodyLimit ??= bodyLimitFor(route.url ?? "");
+  });
+
+  // Bodies are JSON text under any of these content types (spec §7: "JSON text sent with a
+  // form-encoded content type"); beacons arrive as text/plain.
   if (limits.clientIpBytes && limits.clientIpBytes.burst < CLIENT_BODY_LIMIT) {
     throw new Error(`the client byte budget's burst (${limits.clientIpBytes.burst}) must hold the largest client body (${CLIENT_BODY_LIMIT} bytes)`);
   }
