@@ -488,4 +488,67 @@ describe("operator journeys 2, built in the dashboard and measured from real vis
     expect(await page.getByTestId("srm-ok").count()).toBe(1);
     expect(errors).toEqual([]);
   });
+
+  it("a custom-event goal the shop tracks as its page loads: every exposed shopper whose page tracked it converts, in their arm", { timeout: 900_000 }, async () => {
+    // Found by trying it: the exposures were stamped when they were sent (after the revealed page's
+    // first frame), later than the events the page tracked while it loaded, so 0 of 6 converted.
+    const PATH = "/products/oatmeal-eczema-cream";
+    const NEW_TITLE = "Colloidal Oatmeal Eczema Cream · Dermatologist tested";
+    const NAME = "Promo banner on the eczema cream";
+    await page.getByRole("link", { name: "Experiences", exact: true }).click();
+    const url = await createExperience(page, {
+      name: NAME,
+      path: PATH,
+      goals: [{ name: "Promo seen", counts: "track", event: "promo_seen" }],
+      more: async () => {
+        const b = page.getByTestId("rule").getByTestId("variation").nth(1);
+        await b.getByRole("button", { name: /Add config/ }).click();
+        await b.getByLabel("Element (CSS path)").fill("h1.product-title");
+        await b.getByLabel("New text").fill(NEW_TITLE);
+      },
+    });
+    const id = idOf(url);
+    await setStatus(page, url, "Start", "running");
+    const names = await variationNames(id);
+
+    /** A fresh shopper on the page; when `tracks`, the shop's own code tracks `promo_seen` once the page is read, and again at load. */
+    const visit = async (tracks: boolean): Promise<Arm> => {
+      const context = await newVisitor(browser);
+      try {
+        if (tracks)
+          await context.addInitScript(() => {
+            const push = () => ((window as unknown as { storefitQueue: unknown[] }).storefitQueue ||= []).push(["track", "promo_seen"]);
+            document.addEventListener("DOMContentLoaded", push);
+            window.addEventListener("load", push);
+          });
+        const p = await context.newPage();
+        const exposed = exposuresOf(p, id);
+        await p.goto(stack.shopUrl(PATH), { waitUntil: "load", timeout: 60_000 });
+        await revealed(p);
+        await expect.poll(() => exposed.length, { timeout: 30_000 }).toBeGreaterThan(0);
+        const arm = names[exposed[0]!]!;
+        expect(await p.locator("h1.product-title").innerText()).toBe(arm === "Variation B" ? NEW_TITLE : "Colloidal Oatmeal Eczema Cream");
+        await leave(p);
+        return arm;
+      } finally {
+        await context.close();
+      }
+    };
+
+    const SHOPPERS = 10;
+    const tracks = (i: number) => i % 3 !== 2;
+    const arms = await shoppers(SHOPPERS, (i) => visit(tracks(i)));
+    const exposed = tally();
+    const converted = tally();
+    arms.forEach((arm, i) => {
+      exposed[arm]++;
+      if (tracks(i)) converted[arm]++;
+    });
+    expect(exposed.Control + exposed["Variation B"]).toBe(SHOPPERS);
+    await expectResults(url, goalTable("Promo seen"), () => goalPerArm("Promo seen"), {
+      Control: [exposed.Control, converted.Control],
+      "Variation B": [exposed["Variation B"], converted["Variation B"]],
+    });
+    expect(errors).toEqual([]);
+  });
 });

@@ -109,6 +109,11 @@ type Instance = Omit<ExtContext, "configs" | "post" | "storageGet" | "storageSet
   /** The last config call's answer and the user it sent, kept after the reveal (answer-cache.ts). */
   _answer?: Partial<ConfigsResponse>;
   _sentUser?: string;
+  /**
+   * When this page view began, before the page's queued calls ran and the configs were asked for:
+   * the `requested_time` of its exposures, so what the exposed view does counts after exposure.
+   */
+  _startedAt: number;
 };
 
 /** What the gate let through: the page runs, in this mode. */
@@ -340,6 +345,7 @@ function lastPageDuration(scope: Scope, prefix: string): number | null {
 
 /** The time-out, the visitor and the tracker; the new initialization becomes the current one. */
 function startInstance(start: Start): Instance {
+  const startedAt = now();
   const { settings, prefix, preview } = start;
   const loc = win.location;
   const scope = createScope();
@@ -369,7 +375,7 @@ function startInstance(start: Start): Instance {
     scope,
     enabled: tracking,
   });
-  const inst: Instance = { ...start, scope, _call: call, visitor, tracker, ep, domain, pagePath, tracking, _configs: {} };
+  const inst: Instance = { ...start, scope, _call: call, visitor, tracker, ep, domain, pagePath, tracking, _configs: {}, _startedAt: startedAt };
   current = inst;
   runQueue();
   return inst;
@@ -491,12 +497,11 @@ function reportPageView(inst: Instance, onPage: Config[], applied: string[], red
 /** The config summaries (spec §3) of configs shown on this page view. */
 function summariesOf(inst: Instance, exposed: Config[]): ConfigSummary[] {
   const visitor = inst.visitor;
-  const requestedTime = now();
   return exposed.map((c) => ({
     config_id: c.config_id,
     version: c.version,
     user_id: visitor.user.user_id,
-    requested_time: requestedTime,
+    requested_time: inst._startedAt,
     variation_id: c.variation_id,
     user_customer_id: visitor.user.user_customer_id,
     session_id: visitor.sessionId,
