@@ -511,7 +511,7 @@ describe("operator journeys 2, built in the dashboard and measured from real vis
     await setStatus(page, url, "Start", "running");
     const names = await variationNames(id);
 
-    /** A fresh shopper on the page; when `tracks`, the shop's own code tracks `promo_seen` once the page is read, and again at load. */
+    /** A fresh shopper on the page; when `tracks`, the shop's own code tracks `promo_seen` once the page is read (DOMContentLoaded). */
     const visit = async (tracks: boolean): Promise<Arm> => {
       const context = await newVisitor(browser);
       try {
@@ -519,7 +519,6 @@ describe("operator journeys 2, built in the dashboard and measured from real vis
           await context.addInitScript(() => {
             const push = () => ((window as unknown as { storefitQueue: unknown[] }).storefitQueue ||= []).push(["track", "promo_seen"]);
             document.addEventListener("DOMContentLoaded", push);
-            window.addEventListener("load", push);
           });
         const p = await context.newPage();
         const exposed = exposuresOf(p, id);
