@@ -13,6 +13,7 @@ import { accountRoutes } from "./admin-account.js";
 import { experienceRoutes } from "./admin-experiences.js";
 import { audienceRoutes } from "./admin-audiences.js";
 import { eventRoutes } from "./admin-events.js";
+import { eventNameRoutes } from "./admin-event-names.js";
 import { previewRoutes } from "./admin-preview.js";
 import { pageCheckRoutes } from "./admin-page-check.js";
 
@@ -41,4 +42,5 @@ export function adminRoutes(app: FastifyInstance, opts: AdminOptions): void {
   previewRoutes(app, opts);
   pageCheckRoutes(app, opts);
   eventRoutes(app, opts);
+  eventNameRoutes(app, opts);
 }

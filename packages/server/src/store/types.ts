@@ -389,6 +389,24 @@ export interface EventStore {
  */
 export type EventSearch = { events: StoredEvent[]; more: boolean; end: number | null };
 
+/**
+ * The names an account's events of one type carry (GET /api/events/names, docs/api.md): the goal
+ * editor offers them, since a goal matches a name exactly.
+ */
+export interface EventNameStore {
+  /**
+   * The distinct names (at most 200 characters, not empty) of the events of `type` among the
+   * account's `window` newest events, the most recently received first, at most `limit`, each with
+   * its number of events in the window. `complete`: the window held every event of the account.
+   */
+  recentEventNames(accountId: string, type: string, window: number, limit: number): Awaitable<RecentEventNames>;
+}
+
+export type RecentEventNames = { names: { name: string; events: number }[]; complete: boolean };
+
+/** The longest name a goal can hold (schemas/admin.ts `event_name`): a longer one is never offered. */
+export const GOAL_EVENT_NAME_MAX = 200;
+
 export interface ResultsStore {
   /** Distinct visitors (user_id) exposed to one experience, in all and per variation. */
   exposureVisitors(accountId: string, experienceId: string, range?: ResultsRange): Awaitable<{ distinct: number; byVariation: VariationVisitors[] }>;
@@ -418,7 +436,7 @@ export interface ResultsStore {
 }
 
 /** The one storage interface of the service: what the service uses, by concern. */
-export interface Store extends AccountStore, MemberStore, ExperienceStore, VisitorStore, ClientWriteStore, EventStore, ResultsStore {
+export interface Store extends AccountStore, MemberStore, ExperienceStore, VisitorStore, ClientWriteStore, EventStore, EventNameStore, ResultsStore {
   /** Applies pending numbered migrations; safe to call on every start. */
   migrate(): Awaitable<void>;
   close(): Awaitable<void>;

@@ -8,6 +8,7 @@ import { postgresAccounts } from "./accounts.js";
 import { postgresClientWrites } from "./client-writes.js";
 import { openPool } from "./db.js";
 import { postgresEvents } from "./events.js";
+import { postgresEventNames } from "./event-names.js";
 import { postgresExperiences } from "./experiences.js";
 import { postgresInspection } from "./inspection.js";
 import { migrate } from "./migrations.js";
@@ -43,6 +44,7 @@ export async function openPostgresStore(url: string, opts: { poolSize?: number }
     ...postgresExperiences(pool),
     ...postgresClientWrites(pool),
     ...postgresEvents(pool),
+    ...postgresEventNames(pool),
     ...postgresResults(pool),
     ...postgresInspection(pool),
   };

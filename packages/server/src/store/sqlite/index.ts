@@ -8,6 +8,7 @@ import { sqliteAccounts } from "./accounts.js";
 import { sqliteClientWrites } from "./client-writes.js";
 import { SqliteDb } from "./db.js";
 import { sqliteEvents } from "./events.js";
+import { sqliteEventNames } from "./event-names.js";
 import { sqliteExperiences } from "./experiences.js";
 import { sqliteInspection } from "./inspection.js";
 import { sqliteResults } from "./results.js";
@@ -37,6 +38,7 @@ export function openSqliteStore(file: string): SqliteStore {
     ...sqliteExperiences(d),
     ...sqliteClientWrites(d),
     ...sqliteEvents(d),
+    ...sqliteEventNames(d),
     ...sqliteResults(d),
     ...sqliteInspection(d),
   };
