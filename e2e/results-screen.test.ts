@@ -347,6 +347,8 @@ describe("results screen", () => {
     // Revenue per visitor is money, from the capped revenue summed per variation.
     const rpv = variationRow(page, "goal_revenue", PRICE.treatment, "revenue_per_visitor");
     expect(await rpv.getByTestId("value").innerText()).toBe((treatment.revenue / treatment.visitors).toFixed(2));
+    // Running: no notice that the numbers of a stopped experience can still move.
+    expect(await page.getByTestId("status-notice").count()).toBe(0);
 
     const treatmentRow = variationRow(page, "goal_add_to_cart", PRICE.treatment);
     const bar = treatmentRow.getByTestId("lift-bar");
@@ -403,9 +405,9 @@ describe("results screen", () => {
     await page.keyboard.press("ArrowRight");
     await expect.poll(() => new URL(page.url()).searchParams.get("engine")).toBe("frequentist");
     await expect.poll(() => section.getByRole("columnheader", { name: "p-value (Holm-adjusted)" }).count()).toBe(1);
-    // Significant follows the adjusted p-value, the intervals drawn are not adjusted: both said.
-    expect(await section.getByRole("columnheader", { name: "Lift (95% CI, unadjusted)", exact: true }).count()).toBe(1);
-    expect(await page.getByTestId("significance-note").first().innerText()).toContain("intervals are not adjusted");
+    // Significant follows the adjusted p-value, the intervals drawn are not corrected: both said.
+    expect(await section.getByRole("columnheader", { name: "Lift (95% CI, uncorrected)", exact: true }).count()).toBe(1);
+    expect(await page.getByTestId("significance-note").first().innerText()).toContain("intervals are not corrected");
 
     await page.getByLabel("Correction across goals").selectOption("none");
     await expect.poll(() => section.getByRole("columnheader", { name: "p-value", exact: true }).count()).toBe(1);
@@ -434,8 +436,12 @@ describe("results screen", () => {
     expect(resultsRequests).toContain(`/api/results/${PRICE.id}?engine=sequential&correction=holm&from=${day}&to=${day}`);
     const url = new URL(page.url()).searchParams;
     expect([url.get("range"), url.get("from"), url.get("to")]).toEqual(["custom", day, day]);
-    const shown = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" }).format(new Date(`${day}T00:00:00Z`));
+    // The day in the browser's date style, as the computed time beside it.
+    const shown = await page.evaluate((d) => new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeZone: "UTC" }).format(new Date(`${d}T00:00:00Z`)), day);
     expect(await page.getByTestId("results-range").innerText()).toBe(shown);
+    const computed = page.getByTestId("results-summary").locator("time");
+    const computedDay = await page.evaluate((iso) => new Intl.DateTimeFormat(undefined, { dateStyle: "medium" }).format(new Date(iso)), (await computed.getAttribute("datetime"))!);
+    expect((await computed.innerText()).startsWith(computedDay)).toBe(true);
     // The chart follows: one day, one point per line.
     await expect.poll(() => page.getByTestId("results-chart").locator(".recharts-line-dots").first().locator("circle").count()).toBe(1);
 
@@ -594,6 +600,10 @@ describe("results screen", () => {
     const { context, page, errors } = await openResults(NO_GOALS.id);
     await page.getByTestId("rule-results").waitFor({ timeout: 15_000 });
     expect(await page.getByTestId("no-metrics").innerText()).toContain("No goals to measure");
+    // Paused after its visitors were assigned: said, with why its numbers can still move.
+    expect(await page.getByTestId("status-notice").innerText()).toBe(
+      "This experience is paused: shoppers no longer see it. Conversions of visitors who saw it before still count, so these numbers can still change.",
+    );
     expect(await page.getByTestId("exposure-row").count()).toBe(2);
     expect(await page.getByTestId("srm-ok").count()).toBe(1);
     expect(await page.getByRole("button", { name: "Export CSV" }).isDisabled()).toBe(true);

@@ -10,6 +10,10 @@ const dateTimeSecondsFormat = new Intl.DateTimeFormat(undefined, {
   timeStyle: "medium",
 });
 
+// A day alone, in the same style as the date of `formatDateTime`; days are UTC (as the results
+// service's are), so they are formatted in UTC, not moved into the browser's zone.
+const dayFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeZone: "UTC" });
+
 function parse(iso: string): Date | null {
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? null : date;
@@ -19,6 +23,12 @@ function parse(iso: string): Date | null {
 export function formatDateTime(iso: string): string {
   const date = parse(iso);
   return date ? dateTimeFormat.format(date) : iso;
+}
+
+/** A UTC day "2026-11-28" as "28 Nov 2026" (or "Nov 28, 2026": the browser's locale). */
+export function formatDay(day: string): string {
+  const date = /^\d{4}-\d{2}-\d{2}$/.test(day) ? parse(`${day}T00:00:00Z`) : null;
+  return date ? dayFormat.format(date) : day;
 }
 
 /** "14:03:22" for today, with the date for anything older: a live list is read by the second. */

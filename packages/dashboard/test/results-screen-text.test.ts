@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import type { ResultsDiagnostics, RuleResults } from "@storefit/contract";
 import { rateAxis, MIN_AXIS_TOP } from "../src/pages/results/chart-scale";
 import { diagnosisText } from "../src/pages/results/diagnosis";
+import { formatDay } from "../src/format";
 import { ALL_TIME, describeRange, rangeDays, readRange, writeRange } from "../src/pages/results/range";
 import { ruleSignificanceSentence } from "../src/pages/results/significance";
 import { SrmWarning } from "../src/pages/results/SrmWarning";
@@ -108,9 +109,9 @@ describe("the date range", () => {
 
   it("describes the range an answer covers", () => {
     expect(describeRange({ from: null, to: null })).toBe("all time");
-    expect(describeRange({ from: "2026-11-03", to: "2026-11-09" })).toBe("3 Nov 2026 – 9 Nov 2026");
-    expect(describeRange({ from: "2026-11-03", to: "2026-11-03" })).toBe("3 Nov 2026");
-    expect(describeRange({ from: "2026-11-03", to: null })).toBe("from 3 Nov 2026");
+    expect(describeRange({ from: "2026-11-03", to: "2026-11-09" })).toBe(`${formatDay("2026-11-03")} – ${formatDay("2026-11-09")}`);
+    expect(describeRange({ from: "2026-11-03", to: "2026-11-03" })).toBe(formatDay("2026-11-03"));
+    expect(describeRange({ from: "2026-11-03", to: null })).toBe(`from ${formatDay("2026-11-03")}`);
   });
 });
 

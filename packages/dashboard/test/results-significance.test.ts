@@ -1,6 +1,6 @@
 // What "significant" and the intervals mean on the results screen: with a Holm or BH correction
-// `significant` follows the adjusted p-value while the intervals drawn are unadjusted, so the
-// lift column says "unadjusted" then (and only then); the Bayesian engine ignores the correction.
+// `significant` follows the adjusted p-value while the intervals drawn are not corrected, so the
+// lift column says "uncorrected" then (and only then); the Bayesian engine ignores the correction.
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
@@ -18,19 +18,19 @@ const headers = (html: string) => [...html.matchAll(/<th[^>]*scope="col"[^>]*>(.
 const barLabel = (html: string) => /aria-label="([^"]*)"/.exec(html)?.[1];
 
 describe("the lift interval next to a corrected significance", () => {
-  it("labels the interval column and bar unadjusted when a correction applies", () => {
+  it("labels the interval column and bar uncorrected when a correction applies", () => {
     for (const [engine, correction, name] of [
       ["sequential", "holm", "Holm"],
       ["frequentist", "bh", "Benjamini-Hochberg"],
     ] as const) {
       const html = table(engine, correction);
-      expect(headers(html)).toContain("Lift (95% CI, unadjusted)");
+      expect(headers(html)).toContain("Lift (95% CI, uncorrected)");
       expect(headers(html)).toContain(`p-value (${name}-adjusted)`);
-      expect(barLabel(html)).toMatch(/^Lift \+48\.5%, 95% CI \(unadjusted\) .* significant$/);
+      expect(barLabel(html)).toMatch(/^Lift \+48\.5%, 95% CI \(uncorrected\) .* significant$/);
       // The adjusted p-value is the one shown, and it decides "Significant".
       expect(html).toContain("0.001");
       expect(significanceNote(engine, correction, 0.05)).toContain(`${name}-adjusted p-value is below 0.05`);
-      expect(significanceNote(engine, correction, 0.05)).toContain("intervals are not adjusted");
+      expect(significanceNote(engine, correction, 0.05)).toContain("intervals are not corrected");
     }
   });
 
@@ -40,7 +40,7 @@ describe("the lift interval next to a corrected significance", () => {
     const html = table("sequential", "none", { ...metric, variations: [metric.variations[0]!, { ...metric.variations[1]!, comparison: raw }] });
     expect(headers(html)).toContain("Lift (95% CI)");
     expect(headers(html)).toContain("p-value");
-    expect(html).not.toContain("unadjusted");
+    expect(html).not.toContain("uncorrected");
     expect(html).toContain("&lt; 0.001");
     expect(significanceNote("sequential", "none", 0.05)).not.toMatch(/adjusted/);
     expect(liftColumnHeader("frequentist", "none", 0.1)).toBe("Lift (90% CI)");
@@ -53,7 +53,7 @@ describe("the lift interval next to a corrected significance", () => {
     const html = table("bayesian", "holm", { ...metric, variations: [metric.variations[0]!, { ...metric.variations[1]!, comparison: bayes }] });
     expect(headers(html)).toContain("Lift (95% credible interval)");
     expect(headers(html)).toContain("Chance to win");
-    expect(html).not.toContain("unadjusted");
+    expect(html).not.toContain("uncorrected");
     expect(html).not.toContain("p-value");
     expect(html).toContain("99.9%");
     const note = significanceNote("bayesian", "holm", 0.05);

@@ -13,6 +13,7 @@ import {
   YAxis,
 } from "recharts";
 import type { RuleResults } from "@storefit/contract";
+import { formatDay } from "../../format";
 import { rateAxis } from "./chart-scale";
 import { cumulativeSeries } from "./cumulative";
 import { formatCount, formatPercent, formatPercentPrecise } from "./format";
@@ -79,7 +80,12 @@ export function DailyChart({
             title={`Cumulative conversion rate per variation for ${goal.name}`}
           >
             <CartesianGrid stroke="#e3e6ef" strokeDasharray="3 3" />
-            <XAxis dataKey="date" tick={{ fontSize: 12 }} minTickGap={16} />
+            <XAxis
+              dataKey="date"
+              tick={{ fontSize: 12 }}
+              minTickGap={16}
+              tickFormatter={(day: string) => formatDay(day)}
+            />
             <YAxis
               domain={axis.domain}
               ticks={axis.ticks}
@@ -89,6 +95,7 @@ export function DailyChart({
               tickFormatter={(value: number) => formatPercent(value)}
             />
             <Tooltip
+              labelFormatter={(day) => (typeof day === "string" ? formatDay(day) : String(day))}
               formatter={(value) =>
                 typeof value === "number" ? formatPercentPrecise(value) : String(value ?? "—")
               }

@@ -1,8 +1,10 @@
 // A lift and its interval as a small inline SVG: a zero line in the middle, the interval as a bar,
 // the estimate as a tick; green or red when significant, grey when not. The numbers are also
 // given as text next to it and as the image's accessible name, so nothing rests on color alone.
+// An interval the engine ran below −100 % is drawn and written from −100 % (lift.ts), with a note.
 import type { Comparison } from "@storefit/contract";
 import { formatInterval, formatLift } from "./format";
+import { shownLift } from "./lift";
 import { liftBarGeometry } from "./lift-scale";
 
 const WIDTH = 140;
@@ -13,18 +15,35 @@ export function LiftBar({
   comparison,
   halfWidth,
   intervalLabel,
+  quantity,
+  valueLift,
 }: {
   comparison: Comparison;
+  /** What the lift is of, in words: "conversion rate", "revenue per visitor". */
+  quantity: string;
+  /**
+   * With CUPED: the lift of the values shown ("Rates shown: +166.7%"), given under the adjusted
+   * one so the table's own numbers can be checked (lift.ts `valueLift`).
+   */
+  valueLift?: { label: string; lift: number };
   /** The shared scale of the table (lift-scale.ts). */
   halfWidth: number;
   /** "95% CI", "95% credible interval". */
   intervalLabel: string;
 }) {
-  const g = liftBarGeometry(comparison, halfWidth);
+  const shown = shownLift(comparison);
+  const g = liftBarGeometry({ ...comparison, effect: shown.effect, ci: shown.ci }, halfWidth);
   const x = (position: number) => PAD + position * (WIDTH - 2 * PAD);
-  const label = `Lift ${formatLift(comparison.effect)}, ${intervalLabel} ${formatLift(
-    comparison.ci[0],
-  )} to ${formatLift(comparison.ci[1])}, ${comparison.significant ? "significant" : "not significant"}`;
+  const clampNote = shown.clamped
+    ? `The interval computed starts at ${formatLift(shown.rawLow)}, but a ${quantity} cannot ` +
+      "fall by more than 100%: it is shown from \u2212100%. An interval this wide means too few " +
+      "data to tell."
+    : undefined;
+  const label = `Lift ${formatLift(shown.effect)}, ${intervalLabel} ${
+    shown.clamped ? "from " : ""
+  }${formatLift(shown.ci[0])} to ${formatLift(shown.ci[1])}, ${
+    comparison.significant ? "significant" : "not significant"
+  }`;
 
   return (
     <span className={`lift lift--${g.tone}`}>
@@ -59,9 +78,21 @@ export function LiftBar({
       </svg>
       <span className="lift__text">
         <span className="lift__value" data-testid="lift-value">
-          {formatLift(comparison.effect)}
+          {formatLift(shown.effect)}
         </span>
-        <span className="lift__interval-text">{formatInterval(comparison.ci)}</span>
+        <span
+          className={`lift__interval-text${shown.clamped ? " lift__interval-text--clamped" : ""}`}
+          data-testid="lift-interval"
+          data-clamped={shown.clamped || undefined}
+          title={clampNote}
+        >
+          {formatInterval(shown.ci)}
+        </span>
+        {valueLift ? (
+          <span className="lift__unadjusted" data-testid="value-lift">
+            {valueLift.label}: {formatLift(valueLift.lift)}
+          </span>
+        ) : null}
       </span>
     </span>
   );

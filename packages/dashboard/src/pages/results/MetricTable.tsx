@@ -18,6 +18,7 @@ import {
   formatPercentPrecise,
 } from "./format";
 import { LiftBar } from "./LiftBar";
+import { shownLift, valueLift } from "./lift";
 import { liftHalfWidth } from "./lift-scale";
 import { CORRECTION_LABELS } from "./options";
 import { barIntervalLabel, liftColumnHeader } from "./significance";
@@ -42,10 +43,15 @@ export function MetricTable({
   correction: ResultsCorrection;
   alpha: number;
 }) {
-  const halfWidth = liftHalfWidth(metric.variations.map((v) => v.comparison));
-  // With a correction the intervals are still unadjusted (significance.ts): the header says so.
+  // The scale fits what is drawn: intervals from −100 % at most (lift.ts).
+  const halfWidth = liftHalfWidth(
+    metric.variations.map((v) => (v.comparison ? { ...v.comparison, ...shownLift(v.comparison) } : null)),
+  );
+  // With a correction the intervals are still uncorrected (significance.ts): the header says so.
   const interval = barIntervalLabel(engine, correction, alpha);
   const isAov = metric.metric === "average_order_value";
+  const quantity = METRIC_LABELS[metric.metric].toLowerCase();
+  const valueLiftLabel = metric.metric === "conversion_rate" ? "Rates shown" : "Values shown";
 
   const columns: Column<VariationMetric>[] = [
     {
@@ -82,12 +88,21 @@ export function MetricTable({
     },
     {
       key: "lift",
-      header: liftColumnHeader(engine, correction, alpha),
+      header: liftColumnHeader(engine, correction, alpha, metric.cuped),
       cell: (v) =>
         v.is_control ? (
           <span className="muted">Baseline</span>
         ) : v.comparison ? (
-          <LiftBar comparison={v.comparison} halfWidth={halfWidth} intervalLabel={interval} />
+          <LiftBar
+            comparison={v.comparison}
+            halfWidth={halfWidth}
+            intervalLabel={interval}
+            quantity={quantity}
+            // CUPED's lift is not the rates' own: give theirs too (docs/results.md "CUPED").
+            valueLift={
+              metric.cuped ? { label: valueLiftLabel, lift: valueLift(metric, v) } : undefined
+            }
+          />
         ) : (
           <span className="muted">Not enough data</span>
         ),

@@ -22,6 +22,7 @@ import { describeRange, rangeDays, readRange, writeRange } from "./range";
 import type { RangeChoice } from "./range";
 import { ResultsControls } from "./ResultsControls";
 import { RuleResultsSection } from "./RuleResultsSection";
+import { statusNoticeText } from "./status-notice";
 import "./results.css";
 
 export function ResultsPage() {
@@ -127,8 +128,14 @@ function ResultsBody({
       </EmptyState>
     );
   }
+  const statusNotice = experience ? statusNoticeText(experience.status) : null;
   return (
     <div className="results-body" aria-busy={stale} data-stale={stale || undefined}>
+      {statusNotice ? (
+        <p className="notice" data-testid="status-notice">
+          {statusNotice}
+        </p>
+      ) : null}
       {query.isError ? (
         <p className="notice notice--warning" role="alert">
           Showing the last results loaded: {query.error.message}

@@ -1,8 +1,14 @@
 // The results of one rule (its audience): the sample-ratio check, a table per metric, the chart.
 import { Suspense, lazy } from "react";
-import type { ExperienceResults, RuleDefinition, RuleResults } from "@storefit/contract";
+import type {
+  ExperienceResults,
+  MetricResult,
+  RuleDefinition,
+  RuleResults,
+} from "@storefit/contract";
 import { LoadingState } from "../../components/StatusMessage";
-import { METRIC_LABELS } from "./format";
+import { METRIC_LABELS, formatMetricValue } from "./format";
+import { cupedNote } from "./lift";
 import { MetricTable, variationLabel } from "./MetricTable";
 import { SrmWarning } from "./SrmWarning";
 import { ruleSignificanceSentence } from "./significance";
@@ -10,6 +16,11 @@ import { srmOkText } from "./srm-text";
 
 // recharts is most of the chart's weight: loaded with the first chart, not with the app.
 const DailyChart = lazy(() => import("./DailyChart").then((m) => ({ default: m.DailyChart })));
+
+function controlValueText(metric: MetricResult): string {
+  const control = metric.variations.find((v) => v.is_control);
+  return control ? formatMetricValue(metric.metric, control.value) : "—";
+}
 
 export function RuleResultsSection({
   rule,
@@ -65,7 +76,8 @@ export function RuleResultsSection({
               {metric.cuped ? (
                 <span
                   className="tag"
-                  title="Variance reduced with each visitor's behaviour before the experience (CUPED)"
+                  data-testid="cuped-tag"
+                  title="CUPED: the lift, its interval and significance are adjusted with each visitor's behaviour before the experience, which narrows the interval. The counts, rates and amounts shown are not adjusted."
                 >
                   CUPED
                 </span>
@@ -79,6 +91,11 @@ export function RuleResultsSection({
                 alpha={results.alpha}
               />
             </div>
+            {metric.cuped ? (
+              <p className="metric-results__note muted" data-testid="cuped-note">
+                {cupedNote(metric, controlValueText(metric))}
+              </p>
+            ) : null}
           </section>
         ))
       )}

@@ -1,7 +1,10 @@
 // The CSV export: every rule, metric and variation of a results answer, one row each, with a
 // header row naming every column. Built in the browser from the answer on screen, so the file
-// holds exactly the numbers the operator saw (same engine, correction and alpha).
+// holds exactly the numbers the operator saw (same engine, correction and alpha; intervals from
+// −100 % at most, lift.ts). `lift` is the engine's, CUPED-adjusted when `cuped` is true;
+// `lift_of_values` is the lift of the `value` column, for checking.
 import type { ExperienceResults } from "@storefit/contract";
+import { shownLift, valueLift } from "./lift";
 
 export const CSV_COLUMNS = [
   "experience_id",
@@ -18,6 +21,8 @@ export const CSV_COLUMNS = [
   "value",
   "revenue",
   "lift",
+  "cuped",
+  "lift_of_values",
   "ci_low",
   "ci_high",
   "p_value",
@@ -56,6 +61,7 @@ export function buildResultsCsv(results: ExperienceResults): string {
     for (const metric of rule.metrics) {
       for (const v of metric.variations) {
         const c = v.comparison;
+        const shown = c ? shownLift(c) : undefined;
         const row: Record<(typeof CSV_COLUMNS)[number], Cell> = {
           experience_id: results.experience_id,
           rule_id: rule.rule_id,
@@ -70,9 +76,11 @@ export function buildResultsCsv(results: ExperienceResults): string {
           conversions: v.conversions,
           value: v.value,
           revenue: v.revenue,
-          lift: c?.effect,
-          ci_low: c?.ci[0],
-          ci_high: c?.ci[1],
+          lift: shown?.effect,
+          cuped: metric.cuped,
+          lift_of_values: v.is_control ? null : valueLift(metric, v),
+          ci_low: shown?.ci[0],
+          ci_high: shown?.ci[1],
           p_value: c?.p_value,
           adjusted_p_value: c?.adjusted_p_value,
           chance_to_win: c?.chance_to_win,

@@ -2,6 +2,7 @@
 // today, or custom days. Kept in the URL (?range=7d, ?range=custom&from=&to=) so a link shows the
 // same numbers; the days are UTC, as the service's days are.
 import type { ExperienceResults } from "@storefit/contract";
+import { formatDay } from "../../format";
 
 export type RangePreset = "all" | "7d" | "14d" | "30d" | "custom";
 
@@ -69,8 +70,8 @@ export function rangeDays(choice: RangeChoice, now: number): { from?: string; to
   return { ...(from ? { from } : {}), ...(to ? { to } : {}) };
 }
 
-const dayFormat = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
-const showDay = (day: string) => dayFormat.format(new Date(`${day}T00:00:00Z`));
+// Days are written as the rest of the screen writes dates (`formatDay`, the date of `formatDateTime`).
+const showDay = formatDay;
 
 /** The range an answer covers, in words: "3 Nov 2026 – 9 Nov 2026", "from 3 Nov 2026", "all time". */
 export function describeRange(range: ExperienceResults["range"]): string {

@@ -16,24 +16,32 @@ export function intervalLabel(engine: ResultsEngine, alpha: number): string {
   return engine === "bayesian" ? `${levelText(alpha)} credible interval` : `${levelText(alpha)} CI`;
 }
 
-/** The interval as the lift bar names it: "95% CI (unadjusted)" when a correction applies. */
+// "Uncorrected", not "unadjusted": CUPED-adjusted lifts sit in the same column, and an
+// "adjusted lift (95% CI, unadjusted)" would read as a contradiction.
+
+/** The interval as the lift bar names it: "95% CI (uncorrected)" when a correction applies. */
 export function barIntervalLabel(
   engine: ResultsEngine,
   correction: ResultsCorrection,
   alpha: number,
 ): string {
   const label = intervalLabel(engine, alpha);
-  return correctionApplies(engine, correction) ? `${label} (unadjusted)` : label;
+  return correctionApplies(engine, correction) ? `${label} (uncorrected)` : label;
 }
 
-/** The lift column's header: "Lift (95% CI)", or "Lift (95% CI, unadjusted)" with a correction. */
+/**
+ * The lift column's header: "Lift (95% CI)", "Lift (95% CI, uncorrected)" with a correction, and
+ * "CUPED-adjusted lift (…)" when the metric's lift is CUPED's (docs/results.md "CUPED").
+ */
 export function liftColumnHeader(
   engine: ResultsEngine,
   correction: ResultsCorrection,
   alpha: number,
+  cuped = false,
 ): string {
   const label = intervalLabel(engine, alpha);
-  return correctionApplies(engine, correction) ? `Lift (${label}, unadjusted)` : `Lift (${label})`;
+  const lift = cuped ? "CUPED-adjusted lift" : "Lift";
+  return correctionApplies(engine, correction) ? `${lift} (${label}, uncorrected)` : `${lift} (${label})`;
 }
 
 /** The sentence under a rule's tables saying what "Significant" is based on. */
@@ -56,7 +64,7 @@ export function significanceNote(
   return (
     `Significant: the ${CORRECTION_LABELS[correction]}-adjusted p-value is below ${alpha}, ` +
     "adjusted for every goal and variation compared in this audience. The lift intervals are " +
-    "not adjusted, so a bar can exclude 0 while the result is not significant: go by the " +
+    "not corrected, so a bar can exclude 0 while the result is not significant: go by the " +
     "adjusted p-value."
   );
 }
