@@ -13,6 +13,9 @@ import { eventListSchema, eventsQuery, timelineParams, timelineQuery, timelineSc
 import { userIdFor } from "./client.js";
 
 export const EVENTS_PAGE_SIZE = 50;
+export const TIMELINE_SIZE = 200;
+/** A listed property's text is cut here: the list shows a few words, not a pasted document. */
+const PROPERTY_TEXT_MAX = 500;
 /**
  * The events one filtered search or count looks at, at most (docs/api.md "Events"): a page whose
  * filter matches few events stops after this many and answers a cursor that continues the search.
@@ -30,9 +33,6 @@ const COUNT_SLICE = 100_000;
  * awaiting one is no turn, so a request's reads would otherwise hold the loop as one.
  */
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
-export const TIMELINE_SIZE = 200;
-/** A listed property's text is cut here: the list shows a few words, not a pasted document. */
-const PROPERTY_TEXT_MAX = 500;
 
 type EventsQuery = { limit?: string; type?: string; domain?: string; q?: string; visitor?: string; experience?: string; before?: string; after?: string };
 

@@ -54,6 +54,9 @@ function eventFilterSql(accountId: string, filter: EventFilter, alias = "e"): { 
   return { candidates: candidates.join(" AND "), matches: matches.join(" AND ") || "1", where: all.join(" AND "), params };
 }
 
+/** A visitor's events by their index, named: with two ids, the planner walked the account's (1.1 s at 1M events). */
+const indexFor = (filter: EventFilter): string => (filter.visitorIds ? " INDEXED BY events_account_user_seq" : "");
+
 /**
  * The window of a bounded search or count: the `@window` candidates nearest the cursor, with only
  * the columns `matches` reads (a row's JSON is not copied for each event looked at). With
@@ -61,10 +64,10 @@ function eventFilterSql(accountId: string, filter: EventFilter, alias = "e"): { 
  * events in seq order, and sorting a visitor's events costs no more than they are.
  */
 function windowSql(candidates: string, filter: EventFilter, order: "ASC" | "DESC"): string {
-  const index = filter.visitorIds ? " INDEXED BY events_account_user_seq" : "";
-  return `SELECT e.seq, e.event_type, e.domain, e.page_path, e.event_name, e.user_id FROM events e${index}
+  return `SELECT e.seq, e.event_type, e.domain, e.page_path, e.event_name, e.user_id FROM events e${indexFor(filter)}
           WHERE ${candidates} ORDER BY e.seq ${order} LIMIT @window`;
 }
+
 
 export function sqliteEvents(d: SqliteDb): Sync<EventStore> {
   /**
@@ -72,9 +75,8 @@ export function sqliteEvents(d: SqliteDb): Sync<EventStore> {
    * it; else null. From the index alone (its entries hold the seq): no event row is read.
    */
   const windowEnd = (candidates: string, filter: EventFilter, params: SqlParams, order: "ASC" | "DESC", window: number): number | null => {
-    const index = filter.visitorIds ? " INDEXED BY events_account_user_seq" : "";
     const seqs = d
-      .sql(`SELECT e.seq FROM events e${index} WHERE ${candidates} ORDER BY e.seq ${order} LIMIT 2 OFFSET @offset`)
+      .sql(`SELECT e.seq FROM events e${indexFor(filter)} WHERE ${candidates} ORDER BY e.seq ${order} LIMIT 2 OFFSET @offset`)
       .pluck(true)
       .all({ ...params, offset: window - 1 }) as number[];
     return seqs.length === 2 ? seqs[0]! : null;
@@ -83,7 +85,7 @@ export function sqliteEvents(d: SqliteDb): Sync<EventStore> {
   return {
     countEvents(accountId: string, filter: EventFilter = {}): number {
       const { where, params } = eventFilterSql(accountId, filter);
-      return count(d.sql(`SELECT count(*) AS n FROM events e WHERE ${where}`).get(params));
+      return count(d.sql(`SELECT count(*) AS n FROM events e${indexFor(filter)} WHERE ${where}`).get(params));
     },
 
     hasEvent(accountId: string, insertId: string): boolean {
@@ -94,7 +96,7 @@ export function sqliteEvents(d: SqliteDb): Sync<EventStore> {
       const { where, params } = eventFilterSql(accountId, filter);
       // After a cursor: the nearest events above it, then newest first as every page is.
       const order = filter.after !== undefined ? "ASC" : "DESC";
-      const rows = d.sql(`SELECT * FROM events e WHERE ${where} ORDER BY e.seq ${order} LIMIT @limit`).all({ ...params, limit }) as Row[];
+      const rows = d.sql(`SELECT * FROM events e${indexFor(filter)} WHERE ${where} ORDER BY e.seq ${order} LIMIT @limit`).all({ ...params, limit }) as Row[];
       if (order === "ASC") rows.reverse();
       return rows.map(storedEventFromRow);
     },
