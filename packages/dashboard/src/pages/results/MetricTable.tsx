@@ -89,6 +89,7 @@ export function MetricTable({
     {
       key: "lift",
       header: liftColumnHeader(engine, correction, alpha, metric.cuped),
+      className: "lift-column",
       cell: (v) =>
         v.is_control ? (
           <span className="muted">Baseline</span>

@@ -48,11 +48,10 @@ export function valueLift(metric: MetricResult, variation: VariationMetric): num
 export function cupedNote(metric: MetricResult, controlValue: string): string {
   const rates = metric.metric === "conversion_rate";
   return (
-    "CUPED-adjusted lift: each variation's difference from the control once what visitors did " +
-    `before the experience predicts is taken out, divided by the control's ` +
+    "CUPED-adjusted lift: the difference from the control once what visitors did before the " +
+    `experience predicts is taken out, divided by the control's ` +
     `${METRIC_LABELS[metric.metric].toLowerCase()} shown (${controlValue}). That earlier ` +
     "behaviour is not in the table, so this lift cannot be recomputed from it; " +
-    `"${rates ? "Rates" : "Values"} shown" is the plain lift of the ${rates ? "rates" : "values"} ` +
-    "above. The interval and significance are the adjusted lift's."
+    `"${rates ? "Rates" : "Values"} shown" is the lift of the ${rates ? "rates" : "values"} above.`
   );
 }
