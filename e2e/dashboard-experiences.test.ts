@@ -703,4 +703,71 @@ describe("experiences in the dashboard", () => {
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  it("offers the custom event names the shop sent, says when a typed one is not among them, and saves what the operator chose", async () => {
+    // The shop's add-to-cart event as the storefront script stores it (Live events reads it "Add to cart").
+    stack.store.commitClientWrites([
+      {
+        kind: "events",
+        accountId: ACCOUNT_ID,
+        userId: "u_goal_names",
+        user: { user_customer_id: "goal-names-shopper", anonymous: true },
+        touch: false,
+        events: [
+          {
+            event_type: "TRACK",
+            event_customer_id: `${DEMO_DOMAIN}|add_to_cart`,
+            domain: DEMO_DOMAIN,
+            name: "add_to_cart",
+            insert_id: "goal-names-1",
+            event_timestamp: Date.now(),
+            properties: { page_path: PRODUCT_PATH },
+          },
+        ],
+        now: new Date().toISOString(),
+      },
+    ]);
+    const { context, page, errors } = await dashboard();
+    await signInToDashboard(page, stack);
+    await page.getByTestId("experience-row").first().waitFor();
+    const id = await page.evaluate(async () => {
+      const session = (await (await fetch("/api/session")).json()) as { csrf_token: string };
+      const res = await fetch("/api/experiences", {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-csrf-token": session.csrf_token },
+        body: JSON.stringify({ name: "Goal names", kind: "ab_test", pages: [], rules: [] }),
+      });
+      return ((await res.json()) as { id: string }).id;
+    });
+    await page.goto(`${stack.apiUrl}/experiences/${id}`);
+    await page.getByRole("button", { name: "Add goal" }).click();
+    const goal = page.getByTestId("goal");
+    await goal.getByLabel("Goal name").fill("Add to cart");
+    await goal.getByLabel("Counts").selectOption("track");
+    const eventName = goal.getByLabel("Event name");
+    // The names received are the field's suggestions.
+    await expect
+      .poll(() => eventName.evaluate((el) => Array.from((el as HTMLInputElement).list?.options ?? [], (o) => o.value)))
+      .toContain("add_to_cart");
+
+    // The name as Live events shows it: a warning with the exact name, which one click puts in.
+    await eventName.fill("Add to cart");
+    const warning = goal.getByTestId("event-name-warning");
+    await expect.poll(() => warning.innerText()).toContain("Did you mean add_to_cart?");
+    expect(await warning.innerText()).toContain("never received a custom event named “Add to cart”");
+    await warning.getByRole("button", { name: "Use add_to_cart" }).click();
+    expect(await eventName.inputValue()).toBe("add_to_cart");
+    await expect.poll(() => warning.count()).toBe(0);
+
+    // A name never received warns without a suggestion, and does not stop the save.
+    await eventName.fill("signup_done");
+    await expect.poll(() => warning.innerText()).toContain("never received a custom event named “signup_done”");
+    expect(await warning.innerText()).not.toContain("Did you mean");
+    const saved = page.waitForResponse((r) => r.url().endsWith(`/api/experiences/${id}`) && r.request().method() === "PUT");
+    await page.getByRole("button", { name: "Save changes" }).click();
+    expect((await saved).status()).toBe(200);
+    expect(stack.store.getExperience(ACCOUNT_ID, id)!.goals).toMatchObject([{ name: "Add to cart", kind: "track", event_name: "signup_done" }]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });

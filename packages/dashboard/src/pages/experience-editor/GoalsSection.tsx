@@ -1,5 +1,11 @@
 // Goals (GoalDefinition): what counts as a conversion in the results. The first is the primary.
+import { useId } from "react";
+import { useFormContext } from "react-hook-form";
 import type { GoalKind } from "@storefit/contract";
+import { useEventNames } from "../../api/event-names";
+import type { NamedEventType } from "../../api/event-names";
+import { formatCount } from "../../format";
+import { checkEventName, NAMED_GOAL_TYPES } from "./event-names";
 import { emptyGoal, GOAL_KIND_LABELS, PAGE_MATCH_OPTIONS } from "./model";
 import type { GoalForm } from "./model";
 import { Select, TextInput, useFieldList, useFieldValue } from "../../components/form";
@@ -10,10 +16,90 @@ const KIND_OPTIONS = (Object.keys(GOAL_KIND_LABELS) as GoalKind[]).map((value) =
 }));
 
 const EVENT_HINT: Partial<Record<GoalKind, string>> = {
-  click: "The click's goal name (an on-click action's goal name). Empty: any click.",
-  form_submit: "The form's name. Empty: any form.",
-  track: "The name given to track(), e.g. signup.",
+  click: "The click's goal name (an on-click action's goal name), exactly. Empty: any click.",
+  form_submit: "The form's name, exactly. Empty: any form.",
+  track: "The name given to track(), exactly, case included, e.g. signup.",
 };
+
+/** What the warning calls an event of each type. */
+const TYPE_WORDS: Record<NamedEventType, string> = {
+  CLICK: "click",
+  FORM: "form submit",
+  TRACK: "custom event",
+};
+
+/**
+ * The event name of a click, form or custom-event goal: the names the account received offered as
+ * suggestions, and a warning (never a block: the event may not have happened yet) when the typed
+ * name is not one of them, with the received names it differs from only in how it is written.
+ */
+function EventNameField({
+  prefix,
+  kind,
+  type,
+}: {
+  prefix: string;
+  kind: GoalKind;
+  type: NamedEventType;
+}) {
+  const listId = useId();
+  const warningId = useId();
+  const { setValue } = useFormContext();
+  const received = useEventNames(type).data;
+  const typed = useFieldValue<string | undefined>(`${prefix}event_name`) ?? "";
+  const check = checkEventName(typed, received);
+  const unknown = check?.kind === "unknown" ? check : null;
+  const what = TYPE_WORDS[type];
+  return (
+    <>
+      <TextInput
+        name={`${prefix}event_name`}
+        label="Event name"
+        mono
+        list={listId}
+        hint={EVENT_HINT[kind]}
+        describedBy={unknown ? warningId : undefined}
+      />
+      <datalist id={listId}>
+        {(received?.names ?? []).map((n) => (
+          <option
+            key={n.name}
+            value={n.name}
+            label={`${formatCount(n.events)} received recently`}
+          />
+        ))}
+      </datalist>
+      {unknown ? (
+        <div
+          className="notice notice--warning"
+          id={warningId}
+          role="status"
+          data-testid="event-name-warning"
+        >
+          <p>
+            {unknown.complete
+              ? `This account has never received a ${what} named “${typed.trim()}”.`
+              : `No ${what} named “${typed.trim()}” is among this account's newest ${formatCount(unknown.window)} events.`}{" "}
+            A goal counts only events with exactly its name, case included: until the shop sends
+            this one, the goal counts nothing.
+          </p>
+          {unknown.suggestions.map((name) => (
+            <p key={name}>
+              Did you mean <code>{name}</code>?{" "}
+              <button
+                type="button"
+                className="button button--secondary button--small"
+                onClick={() => setValue(`${prefix}event_name`, name, { shouldDirty: true })}
+              >
+                Use {name}
+              </button>
+            </p>
+          ))}
+        </div>
+      ) : null}
+    </>
+  );
+}
 
 function GoalRow({
   index,
@@ -26,6 +112,7 @@ function GoalRow({
 }) {
   const prefix = `goals.${index}.`;
   const kind = useFieldValue<GoalKind>(`${prefix}kind`);
+  const namedType = NAMED_GOAL_TYPES[kind];
   return (
     <div className="ed-item" data-testid="goal">
       <div className="ed-row">
@@ -40,9 +127,7 @@ function GoalRow({
           <TextInput name={`${prefix}domain`} label="Domain (empty: any)" mono />
         </div>
       ) : null}
-      {kind === "click" || kind === "form_submit" || kind === "track" ? (
-        <TextInput name={`${prefix}event_name`} label="Event name" mono hint={EVENT_HINT[kind]} />
-      ) : null}
+      {namedType ? <EventNameField prefix={prefix} kind={kind} type={namedType} /> : null}
       {kind === "revenue" ? (
         <TextInput
           name={`${prefix}revenue_cap`}
