@@ -10,8 +10,8 @@ import { query } from "./db.js";
  * An events filter (EventFilter) and its parameters, in two parts as on SQLite: `candidates`, what
  * an index finds (the account, its visitors, the cursor), and `matches`, what is checked row by row
  * on the columns of `alias`, "true" when nothing is. The domain is compared without case, and `q`
- * is a substring of the page path or the name without case, where only A-Z fold (ascii_lower,
- * SQLite's lower) and the text is lowered in JS; strpos, not LIKE, so `%` and `_` in it are plain
+ * is a substring of the page path or the name without case, where only A-Z fold (as SQLite's
+ * lower) and the text is lowered in JS; strpos, not LIKE, so `%` and `_` in it are plain
  * characters.
  */
 function eventFilterSql(
@@ -33,10 +33,15 @@ function eventFilterSql(
   const candidateParams = params.length;
   const matches: string[] = [];
   if (filter.type) matches.push(`${alias}.event_type = ${param(filter.type)}`);
-  if (filter.domain) matches.push(`ascii_lower(${alias}.domain) = ascii_lower(${param(filter.domain)})`);
+  // lower() under the "C" collation folds A-Z only, as ascii_lower does, ~30× faster (a per-byte
+  // fold, not translate()): 0.35 s against 10.3 s for 1M paths (docs/benchmarks.md "Live events
+  // at 1M events"). COLLATE "C" is spelled out so that no other collation can reach it.
+  if (filter.domain) matches.push(`lower(${alias}.domain COLLATE "C") = lower(${param(filter.domain)}::text COLLATE "C")`);
   if (filter.q) {
     const q = param(asciiLower(filter.q));
-    matches.push(`(strpos(ascii_lower(coalesce(${alias}.page_path, '')), ${q}) > 0 OR strpos(ascii_lower(${alias}.event_name), ${q}) > 0)`);
+    matches.push(
+      `(strpos(lower(coalesce(${alias}.page_path, '') COLLATE "C"), ${q}) > 0 OR strpos(lower(${alias}.event_name COLLATE "C"), ${q}) > 0)`,
+    );
   }
   // A seek per event in the visitor's exposures (account, user index), not a list of all of the
   // experience's visitors built first: that list costs as many exposures as the account has.
