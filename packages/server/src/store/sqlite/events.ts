@@ -68,7 +68,6 @@ function windowSql(candidates: string, filter: EventFilter, order: "ASC" | "DESC
           WHERE ${candidates} ORDER BY e.seq ${order} LIMIT @window`;
 }
 
-
 export function sqliteEvents(d: SqliteDb): Sync<EventStore> {
   /**
    * The seq of the `window`-th candidate from the cursor in `order`, when candidates lie beyond
