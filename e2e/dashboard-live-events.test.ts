@@ -187,6 +187,8 @@ describe("live events", () => {
     expect(at("Page view"), steps.join("\n")).toBeGreaterThanOrEqual(0);
     expect(at("Add to cart")).toBeGreaterThan(Math.max(at(`Saw “${GALLERY_EXPERIENCE}”`), at("Page view")));
     expect(steps.some((s) => s.includes("/journal/"))).toBe(false);
+    // What the timeline counts: events, and the views that showed an experience (once per page view and variation).
+    expect(await timeline.getByRole("status").innerText()).toMatch(/^\d+ events? and \d+ views? of \d+ experiences?, oldest first/);
 
     // From the timeline to the list of that visitor's events only.
     await timeline.getByRole("button", { name: "Only this visitor's events" }).click();

@@ -107,6 +107,20 @@ async function templateOwnersOf(store: Store, accountId: string, events: readonl
   return ids.size === 0 ? new Map() : templateOwners(await store.listExperiences(accountId), ids);
 }
 
+/**
+ * A page view's exposures to one variation, once: the script sends a summary per config shown,
+ * all stamped with the view's start, so a variation with three changes is one thing the visitor saw.
+ */
+function onePerView<X extends { experience_id?: string | null; variation_id?: string | null; requested_time: number; session_id?: string | null; forced?: boolean }>(exposures: readonly X[]): X[] {
+  const seen = new Set<string>();
+  return exposures.filter((x) => {
+    const key = JSON.stringify([x.experience_id ?? null, x.variation_id ?? null, x.requested_time, x.session_id ?? null, x.forced === true]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 export function eventView(e: StoredEvent, owners: TemplateOwners): StoredEventView {
   const configId = templateConfigId(e);
   const properties: StoredEventView["properties"] = {};
@@ -258,7 +272,7 @@ export function eventRoutes(app: FastifyInstance, opts: AccessOptions & { store:
       }
       const items: VisitorTimelineItem[] = [
         ...events.map((e): VisitorTimelineItem => ({ kind: "event", at: e.event_timestamp, event: eventView(e, owners) })).reverse(),
-        ...exposures.map((x): VisitorTimelineItem => {
+        ...onePerView(exposures).map((x): VisitorTimelineItem => {
           const experience = x.experience_id ? names.get(x.experience_id) : undefined;
           return {
             kind: "exposure",

@@ -21,7 +21,8 @@ function ItemLine({ item }: { item: VisitorTimelineItem }) {
   return (
     <>
       <span className="timeline__label">
-        Saw {item.experience_name ? `“${item.experience_name}”` : "a deleted experience"}: {item.variation_name ?? item.variation_id}
+        Saw {item.experience_name ? `“${item.experience_name}”` : "a deleted experience"}:{" "}
+        {item.variation_name ?? <span title={`Variation id ${item.variation_id}`}>a deleted variation</span>}
       </span>
       {item.forced ? <span className="timeline__where muted">preview or forced, not in the results</span> : null}
     </>
@@ -38,7 +39,9 @@ export function VisitorTimeline({ visitor, onClose, onFilter }: { visitor: strin
   }, [visitor]);
 
   const data = query.data;
-  const exposures = data?.items.filter((i) => i.kind === "exposure").length ?? 0;
+  const shown = data?.items.flatMap((i) => (i.kind === "exposure" ? [i] : [])) ?? [];
+  const exposures = shown.length;
+  const experiences = new Set(shown.map((i) => i.experience_id ?? `deleted ${i.variation_id}`)).size;
   return (
     <section className="panel timeline" aria-labelledby="visitor-timeline-title" data-testid="visitor-timeline">
       <div className="panel__header">
@@ -75,7 +78,8 @@ export function VisitorTimeline({ visitor, onClose, onFilter }: { visitor: strin
       ) : (
         <>
           <p className="events-shown" role="status">
-            {formatCount(data.items.length - exposures)} events and {formatCount(exposures)} experiences shown, oldest first
+            {formatCount(data.items.length - exposures)} {data.items.length - exposures === 1 ? "event" : "events"} and{" "}
+            {formatCount(exposures)} {exposures === 1 ? "view" : "views"} of {formatCount(experiences)} {experiences === 1 ? "experience" : "experiences"}, oldest first
             {data.truncated ? "; older ones are left out" : ""}.
           </p>
           <ol className="timeline__list" aria-label="Timeline, oldest first">
