@@ -4,7 +4,8 @@ import type pg from "pg";
 import type { EventFilter, EventSearch, EventStore, StoredEvent } from "../types.js";
 import { asciiLower } from "../event-fields.js";
 import { storedEventFromRow } from "../rows.js";
-import { query } from "./db.js";
+import { query, transaction } from "./db.js";
+import type { Queryable } from "./db.js";
 
 /**
  * An events filter (EventFilter) and its parameters, in two parts as on SQLite: `candidates`, what
@@ -58,11 +59,12 @@ function windowSql(candidates: string, order: "ASC" | "DESC", window: string): s
 }
 
 export function postgresEvents(pool: pg.Pool): EventStore {
+  const snapshot = <T>(fn: (db: Queryable) => Promise<T>) => transaction(pool, fn, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
   /** The seq of the `window`-th candidate from the cursor in `order`, when candidates lie beyond it; else null. */
-  const windowEnd = async (sql: { candidates: string; candidateParams: number; params: unknown[] }, order: "ASC" | "DESC", window: number): Promise<number | null> => {
+  const windowEnd = async (db: Queryable, sql: { candidates: string; candidateParams: number; params: unknown[] }, order: "ASC" | "DESC", window: number): Promise<number | null> => {
     const params = sql.params.slice(0, sql.candidateParams);
     const rows = await query<{ seq: number }>(
-      pool,
+      db,
       `SELECT e.seq FROM events e WHERE ${sql.candidates} ORDER BY e.seq ${order} LIMIT 2 OFFSET $${params.length + 1}`,
       [...params, window - 1],
     );
@@ -97,15 +99,19 @@ export function postgresEvents(pool: pg.Pool): EventStore {
       const n = params.length;
       // The window's LIMIT inside, the page's outside: the executor pulls rows through both, so
       // the scan stops once the page is full. Only matches are read whole.
-      const rows = await query(
-        pool,
-        `SELECT e.* FROM (${windowSql(candidates, order, `$${n + 1}`)}) w JOIN events e ON e.account_id = $1 AND e.seq = w.seq
-         WHERE ${matches} ORDER BY w.seq ${order} LIMIT $${n + 2}`,
-        [...params, window, limit + 1],
-      );
-      const more = rows.length > limit;
-      if (more) rows.pop();
-      const end = more ? null : await windowEnd(sql, order, window);
+      // The page and its window's end from one snapshot: events stored between two statements
+      // would move the end past rows the page never looked at, or over rows it did.
+      const { rows, end, more } = await snapshot(async (db) => {
+        const rows = await query(
+          db,
+          `SELECT e.* FROM (${windowSql(candidates, order, `$${n + 1}`)}) w JOIN events e ON e.account_id = $1 AND e.seq = w.seq
+           WHERE ${matches} ORDER BY w.seq ${order} LIMIT $${n + 2}`,
+          [...params, window, limit + 1],
+        );
+        const more = rows.length > limit;
+        if (more) rows.pop();
+        return { rows, more, end: more ? null : await windowEnd(db, sql, order, window) };
+      });
       if (order === "ASC") rows.reverse();
       return { events: rows.map(storedEventFromRow), more, end };
     },
@@ -115,14 +121,16 @@ export function postgresEvents(pool: pg.Pool): EventStore {
       const sql = eventFilterSql(accountId, uncursored, "w");
       const { candidates, matches, params } = sql;
       const n = params.length;
-      const [row] = await query<{ n: number }>(
-        pool,
-        `SELECT count(*) AS n FROM (SELECT 1 FROM (${windowSql(candidates, "DESC", `$${n + 1}`)}) w WHERE ${matches} LIMIT $${n + 2}) c`,
-        [...params, window, cap + 1],
-      );
-      const counted = Number(row!.n);
-      if (counted > cap) return { n: cap, exact: false };
-      return { n: counted, exact: (await windowEnd(sql, "DESC", window)) === null };
+      return snapshot(async (db) => {
+        const [row] = await query<{ n: number }>(
+          db,
+          `SELECT count(*) AS n FROM (SELECT 1 FROM (${windowSql(candidates, "DESC", `$${n + 1}`)}) w WHERE ${matches} LIMIT $${n + 2}) c`,
+          [...params, window, cap + 1],
+        );
+        const counted = Number(row!.n);
+        if (counted > cap) return { n: cap, exact: false };
+        return { n: counted, exact: (await windowEnd(db, sql, "DESC", window)) === null };
+      });
     },
 
     async countEventsAfter(accountId: string, after: number, max: number): Promise<{ n: number; last: number | null }> {
