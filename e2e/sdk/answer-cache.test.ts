@@ -168,6 +168,9 @@ describe("repeat views from the kept answer", () => {
     await o.page.waitForFunction(() => document.getElementById("price")?.textContent === "B", null, { timeout: 15_000 });
     await h.fake.quiet(300, 3000);
     expect(summaries().map((s) => s.variation_id)).toEqual(["var_A", "var_A", "var_B"]);
+    // B was shown after the kept A: stamped later than the view's start, so the first exposure stays the one seen first.
+    const [, keptA, newB] = summaries() as unknown as { requested_time: number }[];
+    expect(newB!.requested_time).toBeGreaterThan(keptA!.requested_time);
     expect(o.errors).toEqual([]);
   });
 

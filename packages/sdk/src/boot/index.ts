@@ -261,7 +261,8 @@ async function reconcile(inst: Instance, old: Engine, context: EngineContext, sh
   const { applied, redirect } = await engine.apply(applicable(configs));
   emit(DOCUMENT_EVENTS.applied, applied);
   const seen = new Set(shown.map(exposureKey));
-  const summaries = summariesOf(inst, configs.filter((c) => !seen.has(exposureKey(c))));
+  // Shown only now, after the kept answer's: stamped now, so a visitor's first exposure stays the one they saw first.
+  const summaries = summariesOf(inst, configs.filter((c) => !seen.has(exposureKey(c))), now());
   if (summaries.length) void post(inst.ep, CLIENT_PATHS.summaries, { user: inst.visitor.user, summaries } satisfies SummariesRequest);
   if (redirect && current === inst) safe(() => win.location.replace(redirect));
   return engine;
@@ -495,13 +496,13 @@ function reportPageView(inst: Instance, onPage: Config[], applied: string[], red
 }
 
 /** The config summaries (spec §3) of configs shown on this page view. */
-function summariesOf(inst: Instance, exposed: Config[]): ConfigSummary[] {
+function summariesOf(inst: Instance, exposed: Config[], at = inst._startedAt): ConfigSummary[] {
   const visitor = inst.visitor;
   return exposed.map((c) => ({
     config_id: c.config_id,
     version: c.version,
     user_id: visitor.user.user_id,
-    requested_time: inst._startedAt,
+    requested_time: at,
     variation_id: c.variation_id,
     user_customer_id: visitor.user.user_customer_id,
     session_id: visitor.sessionId,
