@@ -36,7 +36,7 @@ describe("another account's operator or secret key", () => {
       expect(((await call(t.app, auth, "GET", "/api/experiences")).json() as ExperienceListResponse).experiences, who).toEqual([]);
       expect((await call(t.app, auth, "GET", "/api/audiences")).json(), who).toEqual({ audiences: [] });
       const events = (await call(t.app, auth, "GET", "/api/events")).json() as EventListResponse;
-      expect(events, who).toEqual({ total: 0, events: [], older: null, newer: null });
+      expect(events, who).toEqual({ total: 0, total_exact: true, events: [], older: null, newer: null, searched: null });
     }
   });
 
