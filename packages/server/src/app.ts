@@ -26,6 +26,7 @@ import {
 import type { ServerLimits } from "./http/edge.js";
 import { jsonLimitProblem } from "./http/json-limits.js";
 import { openApiRoutes } from "./http/openapi.js";
+import { AdminLimiter } from "./http/admin-limit.js";
 import { DEFAULT_RATE_LIMITS, SignInLimiter, TokenBuckets, addressKey } from "./http/rate-limit.js";
 import type { RateLimit, RateLimits } from "./http/rate-limit.js";
 import { clientRoutes } from "./routes/client.js";
@@ -216,7 +217,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       store: opts.store,
       clock,
       secureCookies: opts.publicUrl?.startsWith("https:") ?? false,
-      secretKeyLimiter: limiter(limits.secretKey),
+      limiter:
+        limits.secretKey || limits.adminSession || limits.adminHeavy
+          ? new AdminLimiter({ operator: limits.adminSession, secretKey: limits.secretKey, heavy: limits.adminHeavy }, clock)
+          : null,
       signInLimiter: limits.signIn || limits.signInIp ? new SignInLimiter(limits.signIn, limits.signInIp, clock) : null,
     });
   });

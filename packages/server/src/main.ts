@@ -69,7 +69,17 @@ const clientIpLimit = ratePerS("CLIENT_IP_RATE_LIMIT_PER_S");
 // Body bytes per second per client address on the client API; the burst is four seconds' worth,
 // and at least the largest client body (a smaller one would refuse that body for ever).
 const clientIpBytes = ratePerS("CLIENT_IP_BYTES_PER_S");
+// Admin API requests per second per signed-in operator on this node, all but the expensive reads
+// (burst: ten seconds' worth); ADMIN_HEAVY_RATE_LIMIT_PER_S: the expensive reads per operator and
+// per secret key (burst: fifteen seconds' worth, a search typed a keystroke at a time).
+// Defaults in http/rate-limit.ts; docs/security.md.
+const withBurst = (limit: RateLimit | false | undefined, seconds: number) =>
+  limit ? { perSecond: limit.perSecond, burst: Math.max(1, seconds * limit.perSecond) } : limit;
+const adminSession = withBurst(ratePerS("ADMIN_RATE_LIMIT_PER_S"), 10);
+const adminHeavy = withBurst(ratePerS("ADMIN_HEAVY_RATE_LIMIT_PER_S"), 15);
 const rateLimits: RateLimits = {
+  ...(adminSession !== undefined ? { adminSession } : {}),
+  ...(adminHeavy !== undefined ? { adminHeavy } : {}),
   ...(clientKeyLimit !== undefined ? { clientKey: clientKeyLimit } : {}),
   ...(clientIpLimit !== undefined ? { clientIp: clientIpLimit } : {}),
   ...(clientIpBytes !== undefined

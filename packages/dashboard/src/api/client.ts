@@ -72,6 +72,16 @@ async function readJson(response: Response): Promise<unknown> {
   }
 }
 
+/**
+ * What a 429 shows wherever the screen shows its error (docs/security.md "Rate limits"): polled
+ * screens recover on their next poll once the wait is over.
+ */
+export function rateLimitedMessage(retryAfter: string | null): string {
+  const seconds = Number(retryAfter);
+  const wait = Number.isInteger(seconds) && seconds > 0 ? `about ${seconds} s` : "a moment";
+  return `Too many requests for now: the service limits how often one person may call it, searches, date ranges and visitor timelines most. Wait ${wait} and try again.`;
+}
+
 /** Sends the request; answers the response when it is a 2xx, else throws its ApiRequestError. */
 async function send(path: string, options: RequestOptions): Promise<Response> {
   const method = options.method ?? "GET";
@@ -104,6 +114,9 @@ async function send(path: string, options: RequestOptions): Promise<Response> {
   if (response.ok) return response;
 
   const body = await readJson(response);
+  if (response.status === 429) {
+    throw new ApiRequestError(429, "rate_limited", rateLimitedMessage(response.headers.get("retry-after")));
+  }
   if (isApiErrorBody(body)) {
     throw new ApiRequestError(
       response.status,

@@ -16,7 +16,8 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Role } from "@storefit/contract";
 import type { Account, Operator, Store } from "../store/types.js";
 import { sendError, sendRateLimited } from "../http/errors.js";
-import type { TokenBuckets } from "../http/rate-limit.js";
+import { isHeavyRead } from "../http/admin-limit.js";
+import type { AdminCallerKey, AdminLimiter } from "../http/admin-limit.js";
 
 export const SESSION_COOKIE = "storefit_session";
 export const SECRET_KEY_PREFIX = "sk_";
@@ -61,7 +62,8 @@ export const hasRole = (role: Role, atLeast: Role) => ROLE_RANK[role] >= ROLE_RA
 export type AccessOptions = {
   store: Store;
   clock: () => number;
-  secretKeyLimiter: TokenBuckets | null;
+  /** Per operator and per secret key, with a tighter budget for the expensive reads; null: none. */
+  limiter: AdminLimiter | null;
 };
 
 /**
@@ -71,6 +73,14 @@ export type AccessOptions = {
  */
 export function requireAccess(opts: AccessOptions, role: Role, sessionOnly = false) {
   const { store, clock } = opts;
+  /** Whether the caller is within its budget for this request; if not, answers the 429. */
+  const withinLimit = (req: FastifyRequest, reply: FastifyReply, caller: AdminCallerKey): boolean => {
+    if (!opts.limiter) return true;
+    const taken = opts.limiter.take(caller, isHeavyRead(req.method, req.routeOptions.url, req.query));
+    if (taken.ok) return true;
+    sendRateLimited(reply, taken.retryAfterS);
+    return false;
+  };
   return async (req: FastifyRequest, reply: FastifyReply) => {
     const authorization = req.headers.authorization;
     if (authorization !== undefined) {
@@ -82,10 +92,7 @@ export function requireAccess(opts: AccessOptions, role: Role, sessionOnly = fal
       const key = await store.useSecretKey(sha256(secret), new Date(clock()).toISOString());
       const account = key ? await store.getAccount(key.account_id) : null;
       if (!key || !account) return sendError(reply, 401, "unauthorized", "Unknown or revoked secret key");
-      if (opts.secretKeyLimiter) {
-        const taken = opts.secretKeyLimiter.take(key.id);
-        if (!taken.ok) return sendRateLimited(reply, taken.retryAfterS);
-      }
+      if (!withinLimit(req, reply, { kind: "secret_key", id: key.id })) return reply;
       if (!hasRole(SECRET_KEY_ROLE, role)) return sendError(reply, 403, "forbidden");
       req.caller = { account, role: SECRET_KEY_ROLE, secretKeyId: key.id };
       return;
@@ -96,6 +103,7 @@ export function requireAccess(opts: AccessOptions, role: Role, sessionOnly = fal
     const operator = session ? await store.getOperator(session.operator_id) : null;
     const account = operator ? await store.getAccount(operator.account_id) : null;
     if (!session || !operator || !account) return sendError(reply, 401, "unauthorized");
+    if (!withinLimit(req, reply, { kind: "operator", id: operator.id })) return reply;
     if (WRITE_METHODS.has(req.method)) {
       const header = req.headers["x-csrf-token"];
       if (typeof header !== "string" || !safeEqual(header, session.csrf_token)) {

@@ -75,8 +75,15 @@ export type RateLimits = {
    * node far more than many small calls. The burst must hold the largest client body.
    */
   clientIpBytes?: RateLimit | false;
-  /** Per secret key on the admin API. */
+  /** Per secret key on the admin API, every request but the expensive reads (http/admin-limit.ts). */
   secretKey?: RateLimit | false;
+  /** Per signed-in operator (all their sessions) on the admin API, every request but the expensive reads. */
+  adminSession?: RateLimit | false;
+  /**
+   * The admin API's expensive reads (http/admin-limit.ts `isHeavyRead`: filtered events, the
+   * visitor timeline, ranged or re-parameterised results…), per operator and per secret key.
+   */
+  adminHeavy?: RateLimit | false;
   /**
    * Sign-in attempts per email address and client address (slows password guessing): an
    * attacker's wrong guesses lock out their own address, not the owner signing in from another.
@@ -87,8 +94,8 @@ export type RateLimits = {
 };
 
 /**
- * Defaults per node; main.ts reads CLIENT_RATE_LIMIT_PER_S, CLIENT_IP_RATE_LIMIT_PER_S and
- * CLIENT_IP_BYTES_PER_S.
+ * Defaults per node; main.ts reads CLIENT_RATE_LIMIT_PER_S, CLIENT_IP_RATE_LIMIT_PER_S,
+ * CLIENT_IP_BYTES_PER_S, ADMIN_RATE_LIMIT_PER_S and ADMIN_HEAVY_RATE_LIMIT_PER_S.
  */
 export const DEFAULT_RATE_LIMITS: Required<RateLimits> = {
   clientKey: { burst: 2000, perSecond: 1000 },
@@ -99,6 +106,16 @@ export const DEFAULT_RATE_LIMITS: Required<RateLimits> = {
   // 2.6 KB each, many shoppers behind one NAT; the burst holds 16 of the largest bodies.
   clientIpBytes: { burst: 1024 * 1024, perSecond: 256 * 1024 },
   secretKey: { burst: 100, perSecond: 20 },
+  // The dashboard in normal use (docs/security.md): Live events polls one or two light reads every
+  // 2 s (under 1 a second); a screen loads with under 10 calls, and the experiences list asks one
+  // results call per experience that is not a draft, all at once. 400 at once holds a list of 300
+  // experiences with a hundred calls to spare; 40 a second is 40 times the polling.
+  adminSession: { burst: 400, perSecond: 40 },
+  // Live events at its busiest polls a filtered page and a visitor's timeline every 2 s: 1 a
+  // second, half the refill. Typing a search sends one filtered read per keystroke (the dashboard
+  // does not wait for a pause): the burst of 30 holds a 30-character search typed at once, and
+  // more while the refill runs. Ten such reads a second held /health at p95 0.6-1.9 s on SQLite.
+  adminHeavy: { burst: 30, perSecond: 2 },
   signIn: { burst: 10, perSecond: 10 / 60 },
   signInIp: { burst: 30, perSecond: 30 / 60 },
 };
