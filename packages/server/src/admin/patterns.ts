@@ -28,10 +28,18 @@
 //   tester, the account's settings): refused with a 400 naming the field;
 // - when an account's data is prepared for decisions (decide/snapshots.ts, storedPatternsCleared),
 //   and before the admin API matches stored experiences' page and goal patterns against stored
-//   page views (results, their diagnostics, overlaps): a pattern stored before this check that is
-//   refused now matches nothing on this node (a page pattern no page, a `$regex` no value) and is
-//   logged once per node.
+//   page views (results, their diagnostics, overlaps): a stored pattern the analysis proves unsafe
+//   (exponential, degree 3 or more) matches nothing on this node (a page pattern no page, a
+//   `$regex` no value) and is logged once per node. One it cannot settle (a time-out, which
+//   depends on the node's load, a failed analyser, unsupported syntax) is logged and kept with the
+//   cheap check: an operator saved it, and turning it off for good on one node's busy moment would
+//   break a safe pattern; a time-out is analysed again at the account's next preparation.
+// The analyser is a process of its own (or a worker thread) and may die (the OOM killer) or stall:
+// each analysis has a timer of its own, and an analyser that dies or overruns is thrown away so
+// the next analysis starts a fresh one; the queue never waits on a dead process.
 
+import type { ChildProcess } from "node:child_process";
+import { createRequire } from "node:module";
 import { check } from "recheck";
 import type { Diagnostics } from "recheck";
 import { HttpError } from "../http/errors.js";
@@ -99,8 +107,88 @@ function repeatsARepetition(source: string): boolean {
 
 /** What one analysis may take (recheck's own time-out, measured from when it starts). */
 export const CHECK_BUDGET_MS = 2000;
+/**
+ * What the analysis of a stored pattern may take. Larger than an operator's: such a pattern was
+ * accepted when saved, and a time-out here settles nothing (it is analysed again at the next
+ * preparation), so a loaded node should rather finish it once. A decision waits for it only at
+ * the first config call of a revision, and only for a pattern not yet settled on this node.
+ */
+export const STORED_CHECK_BUDGET_MS = 4000;
+/**
+ * Beyond its budget, how long an analysis may go unanswered before the analyser is deemed stuck
+ * (starting the agent, a stalled or dead process): the job answers "busy" and the analyser is
+ * replaced.
+ */
+export const CHECK_SLACK_MS = 3000;
 /** Operators' checks waiting for the analysis beyond this are refused (try again): the queue is bounded. */
 const MAX_WAITING = 16;
+
+/**
+ * recheck's backends as its module holds them: `agent` the child process (undefined: start one
+ * at the next check), `pool` the worker threads. recheck 4.5.0 exports this as `__mock__` from
+ * lib/main.js (its index re-exports only check): it never settles a check whose agent died and
+ * keeps using the dead agent, so this module drops it itself. Undefined if a later recheck
+ * removes it: then a dead agent is still timed out, but cannot be replaced.
+ */
+type Backends = { agent?: { child: ChildProcess; kill(): void } | null; pool: { kill(): void } | null };
+const backends: Backends | undefined = (() => {
+  try {
+    const mock = (createRequire(import.meta.url)("recheck/lib/main.js") as { __mock__?: Backends }).__mock__;
+    return mock && typeof mock === "object" && "pool" in mock ? mock : undefined;
+  } catch {
+    return undefined;
+  }
+})();
+
+/** Where the analyser's failures are logged. */
+let logAnalyserFailure = (message: string): void => console.warn(`storefit: the regular-expression analysis ${message}`);
+/** For tests: where the analyser's failures go; returns the previous sink. */
+export function setAnalyserFailureLog(log: (message: string) => void): (message: string) => void {
+  const previous = logAnalyserFailure;
+  logAnalyserFailure = log;
+  return previous;
+}
+
+/** Throws the analyser away (killing it if alive): the next check starts a fresh one. */
+function discardAnalyser(): void {
+  if (!backends) return;
+  const agent = backends.agent;
+  backends.agent = undefined;
+  if (agent) {
+    try {
+      agent.kill();
+    } catch {
+      // already gone
+    }
+  }
+  const pool = backends.pool;
+  backends.pool = null;
+  pool?.kill();
+}
+
+/** Agents this module watches for an exit of their own. */
+const watched = new WeakSet<object>();
+/** The running job's way out when its agent dies under it. */
+let failRunning: ((why: string) => void) | null = null;
+
+/**
+ * Watches the current agent: when it dies on its own it is dropped (recheck would keep writing
+ * to it) and the analysis it held answers at once. Its stdin gets an error listener: a write to a
+ * dead agent's pipe (EPIPE) would otherwise be an uncaught error.
+ */
+function watchAgent(): void {
+  const agent = backends?.agent;
+  if (!agent || watched.has(agent)) return;
+  watched.add(agent);
+  agent.child.stdin?.on("error", () => {});
+  agent.child.once("exit", (code, signal) => {
+    if (backends?.agent !== agent) return; // thrown away by this module
+    backends.agent = undefined;
+    const why = `agent exited (${signal ?? `code ${code}`})`;
+    if (failRunning) failRunning(why);
+    else logAnalyserFailure(`${why}; the next analysis starts a new one`);
+  });
+}
 
 type Job = { source: string; flags: string; budget: number; resolve: (d: Diagnostics | null) => void };
 /** Checks of stored patterns go first: decisions wait for them (storedPatternsCleared). */
@@ -115,9 +203,27 @@ function runNext(): void {
     return;
   }
   running = true;
-  check(job.source, job.flags, { timeout: job.budget })
-    .then(job.resolve, () => job.resolve(null))
-    .finally(runNext);
+  let settled = false;
+  const settle = (d: Diagnostics | null, failure?: string): void => {
+    if (settled) return;
+    settled = true;
+    clearTimeout(timer);
+    failRunning = null;
+    watchAgent(); // an agent this check started, from now on
+    if (failure !== undefined) {
+      logAnalyserFailure(`${failure}; the pattern ${JSON.stringify(job.source.slice(0, 200))} is answered "busy" and the analyser replaced`);
+      discardAnalyser();
+    }
+    job.resolve(d);
+    runNext();
+  };
+  const timer = setTimeout(() => settle(null, `gave no answer within ${(job.budget + CHECK_SLACK_MS) / 1000} s`), job.budget + CHECK_SLACK_MS);
+  failRunning = (why) => settle(null, why);
+  watchAgent();
+  check(job.source, job.flags, { timeout: job.budget }).then(
+    (d) => settle(d),
+    (e: unknown) => settle(null, `failed (${e instanceof Error ? e.message : String(e)})`),
+  );
 }
 
 /** recheck's diagnostics, off the event loop; null when the analysis failed or the queue is full. */
@@ -136,7 +242,7 @@ export function diagnosticsProblem(d: Diagnostics, budget = CHECK_BUDGET_MS): st
   if (d.status === "safe") return null;
   if (d.status === "unknown") {
     return d.error.kind === "timeout"
-      ? `could not be shown to run in bounded time within ${budget / 1000} s of analysis (too many alternatives or repetitions side by side); simplify it`
+      ? `could not be shown to run in bounded time within ${budget / 1000} s of analysis: the check ran out of time (the server may be busy); try again, or if the pattern is very long, simplify it`
       : `could not be shown to run in bounded time (the analysis does not support its syntax: ${d.error.kind}); simplify it`;
   }
   const c = d.complexity;
@@ -147,47 +253,69 @@ export function diagnosticsProblem(d: Diagnostics, budget = CHECK_BUDGET_MS): st
       : null;
 }
 
+/**
+ * What the analysis says of a pattern. `unsafe`: proved to backtrack too much (exponential, degree
+ * 3 or more, nested repetition); `unsettled`: the analysis does not support its syntax (as
+ * deterministic as a proof, so cached); `busy`: it timed out, the analyser failed or its queue was
+ * full — a matter of this node's moment as much as of the pattern, so not cached.
+ */
+type Verdict = { kind: "safe"; problem: null } | { kind: "unsafe" | "unsettled" | "busy"; problem: string };
+
 // Verdicts per pattern, shared by every account on this node (the same pattern costs one analysis).
-// Cleared when full, so distinct patterns cannot grow it without bound; a failed, refused-as-busy
-// or timed-out analysis is not kept. `pending`: analyses under way, so concurrent asks share one.
-const verdicts = new Map<string, string | null>();
-const pending = new Map<string, Promise<string | null>>();
+// Keyed without the budget: a settled verdict does not depend on it. Cleared when full, so
+// distinct patterns cannot grow it without bound; a "busy" one is not kept. `pending`: analyses
+// under way, so concurrent asks share one.
+const verdicts = new Map<string, Verdict>();
+const pending = new Map<string, Promise<Verdict>>();
 const VERDICT_CACHE_SIZE = 2000;
 /** Time-outs, for knownPatternProblem only: a check under a write sees the analysis made just before it. */
 const timedOut = new Map<string, string>();
+
+function verdictOf(d: Diagnostics | null, budget: number): Verdict {
+  if (d === null) return { kind: "busy", problem: BUSY };
+  const problem = diagnosticsProblem(d, budget);
+  if (problem === null) return { kind: "safe", problem: null };
+  if (d.status !== "unknown") return { kind: "unsafe", problem };
+  return { kind: d.error.kind === "unsupported" || d.error.kind === "invalid" ? "unsettled" : "busy", problem };
+}
+
+/** slowPatternProblem's verdict, with its kind. */
+function analysedVerdict(pattern: string, flags: string, opts: { priority?: boolean; budget?: number }): Promise<Verdict> {
+  const nested = nestedRepetitionProblem(pattern);
+  if (nested) return Promise.resolve({ kind: "unsafe", problem: nested });
+  const budget = opts.budget ?? CHECK_BUDGET_MS;
+  const key = `${flags}/${pattern}`;
+  const known = verdicts.get(key);
+  if (known !== undefined) return Promise.resolve(known);
+  const pendingKey = `${budget}/${key}`;
+  let verdict = pending.get(pendingKey);
+  if (!verdict) {
+    verdict = analyse(pattern, flags, budget, opts.priority === true).then((d) => {
+      pending.delete(pendingKey);
+      const v = verdictOf(d, budget);
+      // A time-out depends on the machine's load as much as on the pattern: not kept, so a retry
+      // analyses it again (a hostile pattern costs the same as a new one would).
+      if (d?.status === "unknown" && d.error.kind === "timeout") {
+        if (timedOut.size >= VERDICT_CACHE_SIZE) timedOut.clear();
+        timedOut.set(pendingKey, v.problem!);
+      } else if (v.kind !== "busy") {
+        timedOut.delete(pendingKey);
+        if (verdicts.size >= VERDICT_CACHE_SIZE) verdicts.clear();
+        verdicts.set(key, v);
+      }
+      return v;
+    });
+    pending.set(pendingKey, verdict);
+  }
+  return verdict;
+}
 
 /**
  * Why a pattern that compiles could take too long, or null when it is proved safe. Never blocks
  * the event loop for the analysis. `priority`: a stored pattern a decision waits for.
  */
 export function slowPatternProblem(pattern: string, flags = "", opts: { priority?: boolean; budget?: number } = {}): Promise<string | null> {
-  const nested = nestedRepetitionProblem(pattern);
-  if (nested) return Promise.resolve(nested);
-  const budget = opts.budget ?? CHECK_BUDGET_MS;
-  const key = `${budget}/${flags}/${pattern}`;
-  const known = verdicts.get(key);
-  if (known !== undefined) return Promise.resolve(known);
-  let verdict = pending.get(key);
-  if (!verdict) {
-    verdict = analyse(pattern, flags, budget, opts.priority === true).then((d) => {
-      pending.delete(key);
-      if (d === null) return BUSY;
-      const problem = diagnosticsProblem(d, budget);
-      // A time-out depends on the machine's load as much as on the pattern: not kept, so a retry
-      // analyses it again (a hostile pattern costs the same as a new one would).
-      if (d.status === "unknown" && d.error.kind === "timeout") {
-        if (timedOut.size >= VERDICT_CACHE_SIZE) timedOut.clear();
-        timedOut.set(key, problem!);
-        return problem;
-      }
-      timedOut.delete(key);
-      if (verdicts.size >= VERDICT_CACHE_SIZE) verdicts.clear();
-      verdicts.set(key, problem);
-      return problem;
-    });
-    pending.set(key, verdict);
-  }
-  return verdict;
+  return analysedVerdict(pattern, flags, opts).then((v) => v.problem);
 }
 
 /** Why `pattern` cannot be saved, or null. `invalid`: whether a pattern that does not compile is refused too. */
@@ -208,8 +336,7 @@ export async function patternProblem(pattern: string, invalid: boolean, flags = 
 export function knownPatternProblem(pattern: string, invalid: boolean, flags = "", budget = CHECK_BUDGET_MS): string | null {
   const compiled = compileProblem(pattern, invalid, flags);
   if (compiled !== undefined) return compiled;
-  const key = `${budget}/${flags}/${pattern}`;
-  const slow = nestedRepetitionProblem(pattern) ?? verdicts.get(key) ?? timedOut.get(key) ?? null;
+  const slow = nestedRepetitionProblem(pattern) ?? verdicts.get(`${flags}/${pattern}`)?.problem ?? timedOut.get(`${budget}/${flags}/${pattern}`) ?? null;
   return slow ? `is a regular expression that ${slow}` : null;
 }
 
@@ -322,6 +449,8 @@ export async function conditionPatternProblem(condition: unknown): Promise<{ pat
 
 /** `flags/source` of stored `$regex` patterns refused on this node: the evaluator runs none of them. */
 const refusedStored = new Set<string>();
+/** `flags/source` of stored patterns whose syntax the analysis does not support, logged once per node. */
+const unsettledWarned = new Set<string>();
 
 /** Whether the evaluator must not run this `$regex` (decide/conditions.ts compileRegex). */
 export function isRefusedStoredPattern(source: string, flags: string): boolean {
@@ -348,9 +477,10 @@ export async function storedExperienceCleared<E extends StoredExperience & { acc
 }
 
 /**
- * The account's experiences with every stored page regex the analysis refuses made to match
- * nothing (a copy of each experience that holds one), and its audiences' refused `$regex`
- * recorded so the evaluator runs none. Each refusal is reported to `warn` once per node. Waits for
+ * The account's experiences with every stored page regex the analysis proves unsafe made to match
+ * nothing (a copy of each experience that holds one), and its audiences' unsafe `$regex`
+ * recorded so the evaluator runs none. Each refusal is reported to `warn` once per node; a
+ * pattern the analysis could not settle is reported and kept. Waits for
  * the analyses (off the event loop, ahead of operators' checks); a verdict is cached, so a pattern
  * costs one analysis per node.
  */
@@ -366,19 +496,24 @@ export async function storedPatternsCleared<E extends StoredExperience>(
     } catch {
       return false; // an invalid pattern already matches nothing
     }
-    const problem = await slowPatternProblem(source, flags, { priority: true });
-    if (problem === BUSY) {
-      // The analyser failed (not a verdict): the evaluator's cheap check stands, and the next
-      // preparation of the account analyses it again. Refusing would turn off every regex of the
-      // account's experiences whenever the analyser is down.
-      warn(`account ${accountId}, ${what}: the stored pattern ${JSON.stringify(source)} ${BUSY}`);
+    const verdict = await analysedVerdict(source, flags, { priority: true, budget: STORED_CHECK_BUDGET_MS });
+    const key = `${flags}/${source}`;
+    if (verdict.kind === "busy" || verdict.kind === "unsettled") {
+      // Not a proof (a time-out, a failed analyser, syntax the analysis does not support): the
+      // evaluator's cheap check stands. Refusing would turn off a safe pattern on this node for
+      // good, or every regex of the account's experiences whenever the analyser is down. A time-out
+      // is analysed again at the next preparation; unsupported syntax is logged once per node.
+      if (verdict.kind === "busy" || !unsettledWarned.has(key)) {
+        if (verdict.kind === "unsettled") unsettledWarned.add(key);
+        warn(`account ${accountId}, ${what}: the stored pattern ${JSON.stringify(source)} ${verdict.problem}; it is kept (not proved unsafe)`);
+      }
       return false;
     }
-    if (problem && !refusedStored.has(`${flags}/${source}`)) {
-      refusedStored.add(`${flags}/${source}`);
-      warn(`account ${accountId}, ${what}: the stored pattern ${JSON.stringify(source)} is a regular expression that ${problem}; it matches nothing until it is changed`);
+    if (verdict.kind === "unsafe" && !refusedStored.has(key)) {
+      refusedStored.add(key);
+      warn(`account ${accountId}, ${what}: the stored pattern ${JSON.stringify(source)} is a regular expression that ${verdict.problem}; it matches nothing until it is changed`);
     }
-    return problem !== null;
+    return verdict.kind === "unsafe";
   };
   for (const a of conditions) {
     for (const p of conditionPatterns(a.condition)) await refused(p.source, p.flags, `audience ${a.id} at ${p.path}`);
