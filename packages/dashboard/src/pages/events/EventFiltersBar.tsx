@@ -1,4 +1,4 @@
-import { useId } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import type { ExperienceSummary } from "@storefit/contract";
 import { StateInput, StateSelect } from "../../components/form";
 import { EVENT_TYPE_LABELS, EVENT_TYPES } from "./labels";
@@ -13,9 +13,43 @@ type Props = {
 
 const STATUS_NOTE: Record<ExperienceSummary["status"], string> = { running: "", draft: " (draft)", paused: " (paused)", archived: " (archived)" };
 
+/** How long typing in a text filter pauses before the list is asked again. */
+export const TYPING_PAUSE_MS = 300;
+
+/**
+ * A text filter as typed, handed on once typing pauses: a filtered search is one of the service's
+ * expensive reads (its own rate limit, docs/security.md), and a request per keystroke spent that
+ * budget on searches nobody waited for. A value set from outside (Clear filters, the address) wins.
+ */
+function useTypedText(value: string, commit: (text: string) => void): [string, (text: string) => void] {
+  const [text, setText] = useState(value);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const latest = useRef(commit);
+  latest.current = commit;
+  useEffect(() => {
+    // While typing waits to be handed on, only a clear from outside replaces it.
+    if (timer.current !== undefined && value !== "") return;
+    clearTimeout(timer.current);
+    timer.current = undefined;
+    setText(value);
+  }, [value]);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  const type = (next: string) => {
+    setText(next);
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => {
+      timer.current = undefined;
+      latest.current(next);
+    }, TYPING_PAUSE_MS);
+  };
+  return [text, type];
+}
+
 export function EventFiltersBar({ filters, domains, experiences, onChange }: Props) {
   const experienceHintId = useId();
   const set = (patch: Partial<EventFilters>) => onChange({ ...filters, ...patch });
+  const [visitor, typeVisitor] = useTypedText(filters.visitor, (v) => set({ visitor: v }));
+  const [q, typeQ] = useTypedText(filters.q, (v) => set({ q: v }));
   // An experience in the address that the list no longer has (deleted) stays selectable by id.
   const known = filters.experience === "" || experiences.some((x) => x.id === filters.experience);
   const typeOptions = [{ value: "", label: "All types" }, ...EVENT_TYPES.map((t) => ({ value: t, label: EVENT_TYPE_LABELS[t] }))];
@@ -42,8 +76,8 @@ export function EventFiltersBar({ filters, domains, experiences, onChange }: Pro
       <StateInput
         label="Visitor"
         type="search"
-        value={filters.visitor}
-        onChange={(visitor) => set({ visitor })}
+        value={visitor}
+        onChange={typeVisitor}
         placeholder="Visitor or customer id"
         spellCheck={false}
       />
@@ -51,8 +85,8 @@ export function EventFiltersBar({ filters, domains, experiences, onChange }: Pro
         label="Page path or event name contains"
         className="event-filters__search"
         type="search"
-        value={filters.q}
-        onChange={(q) => set({ q })}
+        value={q}
+        onChange={typeQ}
         placeholder="/products/"
       />
       {isFiltered(filters) ? (
