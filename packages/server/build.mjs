@@ -3,4 +3,10 @@
 import { build } from "esbuild";
 import { serverBundleOptions } from "./bundle.mjs";
 
-await build({ ...serverBundleOptions, entryPoints: { main: "src/main.ts" }, outdir: "dist", sourcemap: true });
+// The read worker's thread is a file of its own (src/store/sqlite/read-worker.ts finds it beside main.js).
+await build({
+  ...serverBundleOptions,
+  entryPoints: { main: "src/main.ts", "read-worker": "src/store/sqlite/read-worker-entry.mjs" },
+  outdir: "dist",
+  sourcemap: true,
+});

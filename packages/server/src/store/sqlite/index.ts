@@ -11,14 +11,25 @@ import { sqliteEvents } from "./events.js";
 import { sqliteEventNames } from "./event-names.js";
 import { sqliteExperiences } from "./experiences.js";
 import { sqliteInspection } from "./inspection.js";
+import { ReadWorker, readWorkerScript } from "./read-worker.js";
 import { sqliteResults } from "./results.js";
+import type { RangedResultsReads } from "./results.js";
 
-/** Synchronous but for foldResults (a build from nothing yields to the event loop): tests read its answers without awaiting. `sqlite`: the connection, for tests and tools. */
-export type SqliteStore = Sync<Omit<Store, "foldResults"> & StoreInspection> & Pick<Store, "foldResults"> & { readonly sqlite: SqliteDb };
+/**
+ * Synchronous but for foldResults (a build from nothing yields to the event loop) and the results
+ * in a date range (the read worker, read-worker.ts): tests read its answers without awaiting.
+ * `sqlite`: the connection, for tests and tools; `reader`: the read worker (null in memory).
+ */
+export type SqliteStore = Sync<Omit<Store, "foldResults" | "resultsAggregate" | "exposureVisitors"> & StoreInspection> &
+  Pick<Store, "foldResults"> &
+  RangedResultsReads & { readonly sqlite: SqliteDb; readonly reader: ReadWorker | null };
 
 /** Opens (or creates) the database in `file`, or a throwaway one for ":memory:". Call `migrate()` before use. */
 export function openSqliteStore(file: string): SqliteStore {
   const d = new SqliteDb(file);
+  // Another connection cannot open a ":memory:" (or "", a temporary) database: read it here.
+  const script = file === ":memory:" || file === "" ? null : readWorkerScript();
+  const reader = script ? new ReadWorker(file, script) : null;
   return {
     migrate(): void {
       d.db.exec("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)");
@@ -32,14 +43,18 @@ export function openSqliteStore(file: string): SqliteStore {
       }
       d.forgetStatements();
     },
-    close: () => d.close(),
+    close: () => {
+      reader?.close();
+      d.close();
+    },
     sqlite: d,
+    reader,
     ...sqliteAccounts(d),
     ...sqliteExperiences(d),
     ...sqliteClientWrites(d),
     ...sqliteEvents(d),
     ...sqliteEventNames(d),
-    ...sqliteResults(d),
+    ...sqliteResults(d, reader),
     ...sqliteInspection(d),
   };
 }

@@ -3,7 +3,7 @@
 
 import { matchDomain, matchPagePath } from "@storefit/contract";
 import type { GoalDefinition } from "@storefit/contract";
-import type { ExposureDay, FoldedResults, GoalSums, PageViews, ResultsAggregate, ResultsRange, ResultsStore, Sync, VariationVisitors } from "../types.js";
+import type { Awaitable, ExposureDay, FoldedResults, GoalSums, PageViews, ResultsAggregate, ResultsRange, ResultsStore, Sync, VariationVisitors } from "../types.js";
 import { Fold, aggregateOf, countAllInSlices, foldVisitors, matcherFor, applyEvent, countVisitor, emptyTotals, exposedOf, goalTypes, goalsKey, newlySeen, parseVisitor, toRecount, visitorJson } from "../../results/incremental.js";
 import type { CandidateEvent, CountedVisitor, ExposureRow, FirstExposure, Totals, GoalMatcher } from "../../results/incremental.js";
 import { GOAL_EVENT_TYPES, MAX_DATE_MS, NAMED_TYPES, countedAmountSql, goalCandidates } from "../event-fields.js";
@@ -11,6 +11,7 @@ import { randomUUID } from "node:crypto";
 import { BUILDING_SEQ, CLAIM_HEARTBEAT_MS, CLAIM_POLL_MS, ResultsBuildBusy, claimFresh, claimJson, foldExposureRows, nextSlice, parseClaim, sliceEnd, startSlices, sleep, stateBuild } from "../../results/build.js";
 import { count } from "./db.js";
 import type { SqlParams, SqliteDb } from "./db.js";
+import type { ReadWorker, WorkerStatement } from "./read-worker.js";
 
 /**
  * The results aggregation (docs/results.md). One pass over the account's events keeps the
@@ -209,10 +210,46 @@ const EXPOSURE_DAYS_SQL = `
   GROUP BY variation_id, day, split
   ORDER BY variation_id, day, split`;
 
-/** Synchronous but for foldResults, which builds a state from nothing in slices (results/build.ts). */
-export type SqliteResults = Sync<Omit<ResultsStore, "foldResults">> & Pick<ResultsStore, "foldResults">;
+/** A date range with a bound: the whole-history reads of such a range go to the read worker. */
+const bounded = (range: ResultsRange): boolean => range.from_ms !== undefined || range.to_ms !== undefined;
 
-export function sqliteResults(d: SqliteDb): SqliteResults {
+/** The exposure days' rows as the store answers them (the day's text made once per group). */
+const exposureDays = (rows: unknown[]): ExposureDay[] =>
+  (rows as (Omit<ExposureDay, "date"> & { day: number | null })[]).map(
+    ({ day, ...x }): ExposureDay => ({ ...x, date: day === null ? null : new Date(day * 86_400_000).toISOString().slice(0, 10) }),
+  );
+
+/** The two statements of exposureVisitors: distinct visitors in all, then per variation. */
+const EXPOSURE_VISITORS_SQL = (() => {
+  const inRange = "requested_time >= @from_ms AND requested_time < @to_ms";
+  return {
+    distinct: `SELECT count(DISTINCT user_id) AS n FROM exposures WHERE account_id = @account AND experience_id = @experience AND forced = 0 AND ${inRange}`,
+    byVariation: `SELECT variation_id, count(DISTINCT user_id) AS visitors FROM exposures
+       WHERE account_id = @account AND experience_id = @experience AND user_id IS NOT NULL AND forced = 0 AND ${inRange}
+       GROUP BY variation_id ORDER BY variation_id`,
+  };
+})();
+
+/**
+ * Without a date range these answer synchronously (tests read them so); with a bound, on a file
+ * database, the read worker answers (read-worker.ts): the route awaits either.
+ */
+export type RangedResultsReads = {
+  resultsAggregate: {
+    (accountId: string, experienceId: string, goals: readonly GoalDefinition[]): ResultsAggregate;
+    (accountId: string, experienceId: string, goals: readonly GoalDefinition[], range?: ResultsRange): Awaitable<ResultsAggregate>;
+  };
+  exposureVisitors: {
+    (accountId: string, experienceId: string): { distinct: number; byVariation: VariationVisitors[] };
+    (accountId: string, experienceId: string, range?: ResultsRange): Awaitable<{ distinct: number; byVariation: VariationVisitors[] }>;
+  };
+};
+
+/** Synchronous but for foldResults, which builds a state from nothing in slices (results/build.ts), and the ranged reads. */
+export type SqliteResults = Sync<Omit<ResultsStore, "foldResults" | "resultsAggregate" | "exposureVisitors">> & Pick<ResultsStore, "foldResults"> & RangedResultsReads;
+
+/** `reader`: the read worker of a file database; null (":memory:"): every read in this thread. */
+export function sqliteResults(d: SqliteDb, reader: ReadWorker | null = null): SqliteResults {
   /** During a results statement: goal id → the page paths that match the goal page. */
   let goalPaths = new Map<string, Set<string>>();
   /** Per account, its distinct PAGE paths among the events up to `seq` (results: goal pages). */
@@ -240,11 +277,31 @@ export function sqliteResults(d: SqliteDb): SqliteResults {
     const fresh = d.sql(NEW_PAGE_PATHS_SQL).pluck(true).all({ account: accountId, after: known?.seq ?? 0, upTo }) as string[];
     goalPagePaths.rowsRead += fresh.length;
     for (const p of fresh) paths.add(p);
+    remember(accountId, upTo, paths);
+    return paths;
+  };
+  /** Keeps an account's page paths as of `upTo` (unless a later listing is kept already). */
+  const remember = (accountId: string, upTo: number, paths: Set<string>): void => {
+    if ((pagePathCache.get(accountId)?.seq ?? -1) > upTo) return;
     pagePathCache.delete(accountId);
     if (paths.size <= goalPagePaths.cachePaths) {
       if (pagePathCache.size >= PAGE_PATH_CACHE_ACCOUNTS) pagePathCache.delete(pagePathCache.keys().next().value!);
       pagePathCache.set(accountId, { seq: upTo, paths });
     }
+  };
+  /** `pagePaths`, listed on the read worker: a node's first listing reads every PAGE event of the account. */
+  const pagePathsOnWorker = async (worker: ReadWorker, accountId: string): Promise<Set<string>> => {
+    const known = pagePathCache.get(accountId);
+    const params = { account: accountId, after: known?.seq ?? 0 };
+    // One snapshot: the listing's end and its rows.
+    const [top, fresh] = await worker.read([
+      { sql: "SELECT coalesce(max(seq), 0) AS n FROM events WHERE account_id = @account", params: { account: accountId } },
+      { sql: NEW_PAGE_PATHS_SQL.replace("@upTo", "(SELECT max(seq) FROM events WHERE account_id = @account)"), params },
+    ]);
+    const paths = new Set(known?.paths);
+    goalPagePaths.rowsRead += fresh!.length;
+    for (const r of fresh as { page_path: string }[]) paths.add(r.page_path);
+    remember(accountId, count(top![0]), paths);
     return paths;
   };
 
@@ -592,19 +649,20 @@ export function sqliteResults(d: SqliteDb): SqliteResults {
     }
   },
 
-  exposureVisitors(accountId: string, experienceId: string, range: ResultsRange = {}): { distinct: number; byVariation: VariationVisitors[] } {
+  exposureVisitors: ((accountId: string, experienceId: string, range: ResultsRange = {}): Awaitable<{ distinct: number; byVariation: VariationVisitors[] }> => {
     const params = { account: accountId, experience: experienceId, ...rangeParams(range) };
-    const inRange = "requested_time >= @from_ms AND requested_time < @to_ms";
-    const distinct = count(
-      d.sql(`SELECT count(DISTINCT user_id) AS n FROM exposures WHERE account_id = @account AND experience_id = @experience AND forced = 0 AND ${inRange}`).get(params),
-    );
-    const byVariation = d.sql(
-      `SELECT variation_id, count(DISTINCT user_id) AS visitors FROM exposures
-       WHERE account_id = @account AND experience_id = @experience AND user_id IS NOT NULL AND forced = 0 AND ${inRange}
-       GROUP BY variation_id ORDER BY variation_id`,
-    ).all(params) as VariationVisitors[];
+    if (reader && bounded(range)) {
+      return reader
+        .read([
+          { sql: EXPOSURE_VISITORS_SQL.distinct, params },
+          { sql: EXPOSURE_VISITORS_SQL.byVariation, params },
+        ])
+        .then(([distinct, byVariation]) => ({ distinct: count(distinct![0]), byVariation: byVariation as VariationVisitors[] }));
+    }
+    const distinct = count(d.sql(EXPOSURE_VISITORS_SQL.distinct).get(params));
+    const byVariation = d.sql(EXPOSURE_VISITORS_SQL.byVariation).all(params) as VariationVisitors[];
     return { distinct, byVariation };
-  },
+  }) as RangedResultsReads["exposureVisitors"],
 
   /**
    * The account's events by the (account, seq) index. Exposures have no index by account and seq
@@ -620,13 +678,24 @@ export function sqliteResults(d: SqliteDb): SqliteResults {
     return { revision: row.revision ?? 0, eventSeq: row.eventSeq ?? 0, exposureSeq: row.exposureSeq ?? 0 };
   },
 
-  resultsAggregate(accountId: string, experienceId: string, goals: readonly GoalDefinition[], range: ResultsRange = {}): ResultsAggregate {
+  resultsAggregate: ((accountId: string, experienceId: string, goals: readonly GoalDefinition[], range: ResultsRange = {}): Awaitable<ResultsAggregate> => {
     const experience = { account: accountId, experience: experienceId, ...rangeParams(range) };
+    if (reader && bounded(range)) {
+      // Two requests: the page paths (remembered per account: after the first call only the
+      // events since are read), then the exposures and the goal sums in one snapshot of their
+      // own. A goal page's path first stored between the two counts from the next call on.
+      return (async () => {
+        const paths = goals.some((g) => g.kind === "page_view") ? [...(await pagePathsOnWorker(reader, accountId))] : [];
+        const query = goals.length ? goalSumsQuery(goals, paths, experience) : null;
+        const statements: WorkerStatement[] = [{ sql: EXPOSURE_DAYS_SQL, params: experience }];
+        if (query) statements.push({ sql: query.sql, params: query.params });
+        const [days, sums] = await reader.read(statements, query?.goalPaths);
+        return { exposures: exposureDays(days!), goals: (sums ?? []) as GoalSums[] };
+      })();
+    }
     // One snapshot: the exposures, the page paths and the goal sums see the same rows.
     return d.read((): ResultsAggregate => {
-      const exposures = (d.sql(EXPOSURE_DAYS_SQL).all(experience) as (Omit<ExposureDay, "date"> & { day: number | null })[]).map(
-        ({ day, ...x }): ExposureDay => ({ ...x, date: day === null ? null : new Date(day * 86_400_000).toISOString().slice(0, 10) }),
-      );
+      const exposures = exposureDays(d.sql(EXPOSURE_DAYS_SQL).all(experience));
       if (!goals.length) return { exposures, goals: [] };
       const paths = goals.some((g) => g.kind === "page_view") ? [...pagePaths(accountId)] : [];
       const query = goalSumsQuery(goals, paths, experience);
@@ -639,7 +708,7 @@ export function sqliteResults(d: SqliteDb): SqliteResults {
         goalPaths = new Map();
       }
     });
-  },
+  }) as RangedResultsReads["resultsAggregate"],
 
   pageViews(accountId: string, range: ResultsRange, limit: number): PageViews {
     const params = { account: accountId, ...rangeParams(range), limit };
