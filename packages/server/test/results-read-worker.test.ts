@@ -93,6 +93,19 @@ it("a failed statement fails its request only; the worker answers the next", asy
   expect(store.reader!.started).toBe(1);
 });
 
+it("a worker that dies fails the read it had; the next read starts another", async () => {
+  const reader = store.reader!;
+  const started = reader.started;
+  // A statement long enough to be still running when the thread is ended.
+  const pending = reader.read([{ sql: "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 5000000) SELECT count(*) AS n FROM c", params: {} }]);
+  // The thread ended from outside, as a crash would end it.
+  await (reader as unknown as { worker: { terminate(): Promise<number> } }).worker.terminate();
+  await expect(pending).rejects.toThrow(/stopped/);
+  expect(reader.running).toBe(false);
+  expect(await store.exposureVisitors("acc", EXPERIENCE, RANGES[0]!)).toEqual(inThread.exposureVisitors("acc", EXPERIENCE, RANGES[0]!));
+  expect(reader.started).toBe(started + 1);
+});
+
 it("closing the store ends the worker; a read after it fails", async () => {
   const other = openSqliteStore(join(dir, "other.sqlite"));
   other.migrate();
