@@ -126,6 +126,13 @@ describe("headline result", () => {
     });
   });
 
+  it("says when the headline's lift is CUPED-adjusted, as the Results screen does", () => {
+    const answer = resultsAnswer();
+    expect(pickHeadline(answer)).not.toHaveProperty("cuped");
+    answer.rules[0]!.metrics[0]!.cuped = true;
+    expect(pickHeadline(answer)).toMatchObject({ kind: "lift", cuped: true });
+  });
+
   it("reports the chance to win under the Bayesian engine", () => {
     const answer = resultsAnswer({ engine: "bayesian" });
     answer.rules[0]!.metrics[0]!.variations[1]!.comparison = {

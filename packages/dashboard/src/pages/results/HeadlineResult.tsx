@@ -49,13 +49,14 @@ export function HeadlineResult({ experienceId }: { experienceId: string }) {
     <span
       className={`headline-result headline-result--${tone}`}
       data-testid="headline-result"
-      title={`${headline.goalName}: ${headline.variationName} ${formatLift(headline.effect)}${
+      title={`${headline.goalName}: ${headline.variationName} ${formatLift(headline.effect)}${headline.cuped ? " CUPED-adjusted" : ""}${
         headline.significant ? " (significant)" : " (not significant)"
       }`}
     >
       <span className="headline-result__lift">{formatLift(headline.effect)}</span>{" "}
       <span className="headline-result__detail">
         {headline.variationName} · {headline.goalName}
+        {headline.cuped ? " · CUPED-adjusted" : ""}
         {certainty ? ` · ${certainty}` : ""}
         {headline.significant ? "" : " · not significant"}
       </span>

@@ -20,6 +20,8 @@ export type Headline =
       /** Chance to win (Bayesian) or the p-value (adjusted when a correction applies). */
       chanceToWin?: number;
       pValue?: number;
+      /** The lift is CUPED-adjusted, as the Results screen labels it (not the lift of the rates). */
+      cuped?: true;
     };
 
 /**
@@ -60,5 +62,6 @@ export function pickHeadline(results: ExperienceResults): Headline {
   if (comparison.chance_to_win !== undefined) headline.chanceToWin = comparison.chance_to_win;
   const p = comparison.adjusted_p_value ?? comparison.p_value;
   if (p !== undefined) headline.pValue = p;
+  if (metric.cuped) headline.cuped = true;
   return headline;
 }
