@@ -15,17 +15,13 @@
 //
 // Env: BENCH_EVENTS (1000000), BENCH_ROUNDS (7), BENCH_BACKENDS (sqlite).
 
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { build } from "esbuild";
+import { join } from "node:path";
 import pg from "pg";
-import { serverBundleOptions } from "../packages/server/bundle.mjs";
+import { importServerModules } from "./server-bundle.mjs";
 import { startPostgres } from "./postgres-server.mjs";
 
-const here = dirname(fileURLToPath(import.meta.url));
-const root = join(here, "..");
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1_000_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const BACKENDS = (process.env.BENCH_BACKENDS ?? "sqlite").split(",");
@@ -36,23 +32,13 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const WHOLE_HISTORY_SQL = (param) =>
   `SELECT event_name, count(*) AS n, max(seq) AS last FROM events WHERE account_id = ${param} AND event_type = 'TRACK' GROUP BY event_name ORDER BY last DESC LIMIT 100`;
 
-const cacheDir = join(root, "packages", "server", "node_modules", ".cache", "storefit-bench");
-mkdirSync(cacheDir, { recursive: true });
-const bundle = join(cacheDir, "event-names-node.mjs");
-await build({
-  ...serverBundleOptions,
-  stdin: {
-    contents: `
-      export { openSqliteStore } from "../packages/server/src/store/sqlite/index.js";
-      export { openPostgresStore } from "../packages/server/src/store/postgres/index.js";
-    `,
-    resolveDir: here,
-    loader: "ts",
-    sourcefile: "event-names-node.ts",
-  },
-  outfile: bundle,
-});
-const { openSqliteStore, openPostgresStore } = await import(pathToFileURL(bundle).href);
+const { openSqliteStore, openPostgresStore } = await importServerModules(
+  "event-names-node",
+  `
+    export { openSqliteStore } from "../packages/server/src/store/sqlite/index.js";
+    export { openPostgresStore } from "../packages/server/src/store/postgres/index.js";
+  `,
+);
 
 async function fill(store) {
   await store.createAccount({ id: ACCOUNT, name: "bench", client_key: "ck_bench", settings: { domain: "shop.example" } });

@@ -29,18 +29,14 @@
 // Env: BENCH_EVENTS (1000000), BENCH_EVENTS_DB (a file path to keep the SQLite database),
 // BENCH_ROUNDS (5), BENCH_LOAD_SECONDS (2), BENCH_BACKENDS (sqlite).
 
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { build } from "esbuild";
+import { join } from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
-import { serverBundleOptions } from "../packages/server/bundle.mjs";
+import { importServerModules } from "./server-bundle.mjs";
 import { startPostgres } from "./postgres-server.mjs";
 
-const here = dirname(fileURLToPath(import.meta.url));
-const root = join(here, "..");
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1_000_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 2);
@@ -51,26 +47,16 @@ const ms = (n) => (n >= 100 ? n.toFixed(0) : n.toFixed(1));
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const NEEDLE = "/needle-only-once";
 
-const cacheDir = join(root, "packages", "server", "node_modules", ".cache", "storefit-bench");
-mkdirSync(cacheDir, { recursive: true });
-const bundle = join(cacheDir, "events-list-node.mjs");
-await build({
-  ...serverBundleOptions,
-  stdin: {
-    contents: `
-      export { buildApp } from "../packages/server/src/app.js";
-      export { openSqliteStore } from "../packages/server/src/store/sqlite/index.js";
-      export { openPostgresStore } from "../packages/server/src/store/postgres/index.js";
-      export { seedDemo, DEMO_ACCOUNT_ID } from "../packages/server/src/seed/demo.js";
-      export { simulateVisitors, writeSimulation, DEMO_PRICE_MESSAGE_ARMS } from "../packages/server/src/seed/demo-data.js";
-    `,
-    resolveDir: here,
-    loader: "ts",
-    sourcefile: "events-list-node.ts",
-  },
-  outfile: bundle,
-});
-const m = await import(pathToFileURL(bundle).href);
+const m = await importServerModules(
+  "events-list-node",
+  `
+    export { buildApp } from "../packages/server/src/app.js";
+    export { openSqliteStore } from "../packages/server/src/store/sqlite/index.js";
+    export { openPostgresStore } from "../packages/server/src/store/postgres/index.js";
+    export { seedDemo, DEMO_ACCOUNT_ID } from "../packages/server/src/seed/demo.js";
+    export { simulateVisitors, writeSimulation, DEMO_PRICE_MESSAGE_ARMS } from "../packages/server/src/seed/demo-data.js";
+  `,
+);
 const owner = { email: "bench@storefit.test", password: "bench-password-123" };
 
 function* upTo(visitors, total) {

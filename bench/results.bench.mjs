@@ -13,42 +13,24 @@
 // remembers). Env: BENCH_EVENTS (1000000), BENCH_ROUNDS (7), BENCH_EXTRA_PAGE_VIEWS (8,
 // page views per visitor besides the exposure's: they set how many visitors make the events).
 
-import { build } from "esbuild";
-import { serverBundleOptions } from "../packages/server/bundle.mjs";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { importServerModules } from "./server-bundle.mjs";
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { join } from "node:path";
 
-const here = dirname(fileURLToPath(import.meta.url));
-const root = join(here, "..");
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1_000_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const EXTRA_PAGE_VIEWS = Number(process.env.BENCH_EXTRA_PAGE_VIEWS ?? 8);
 
-// The server's modules bundled from source (npm dependencies external), written under
-// node_modules so that the bundle resolves them.
-// Beside the service's node_modules, where some of its dependencies are installed.
-const cacheDir = join(root, "packages", "server", "node_modules", ".cache", "storefit-bench");
-mkdirSync(cacheDir, { recursive: true });
-const bundle = join(cacheDir, "results-node.mjs");
-await build({
-  ...serverBundleOptions,
-  stdin: {
-    contents: `
-      export { buildApp } from "../packages/server/src/app.js";
-      export { openSqliteStore } from "../packages/server/src/store/sqlite/index.js";
-      export { seedDemo, DEMO_ACCOUNT_ID } from "../packages/server/src/seed/demo.js";
-      export { simulateVisitors, writeSimulation, DEMO_PRICE_MESSAGE_ARMS } from "../packages/server/src/seed/demo-data.js";
-    `,
-    resolveDir: here,
-    loader: "ts",
-    sourcefile: "results-node.ts",
-  },
-  outfile: bundle,
-});
-const { buildApp, openSqliteStore, seedDemo, DEMO_ACCOUNT_ID, simulateVisitors, writeSimulation, DEMO_PRICE_MESSAGE_ARMS } = await import(
-  pathToFileURL(bundle).href
+// The server's modules bundled from source (npm dependencies external).
+const { buildApp, openSqliteStore, seedDemo, DEMO_ACCOUNT_ID, simulateVisitors, writeSimulation, DEMO_PRICE_MESSAGE_ARMS } = await importServerModules(
+  "results-node",
+  `
+    export { buildApp } from "../packages/server/src/app.js";
+    export { openSqliteStore } from "../packages/server/src/store/sqlite/index.js";
+    export { seedDemo, DEMO_ACCOUNT_ID } from "../packages/server/src/seed/demo.js";
+    export { simulateVisitors, writeSimulation, DEMO_PRICE_MESSAGE_ARMS } from "../packages/server/src/seed/demo-data.js";
+  `,
 );
 const { default: Database } = await import("better-sqlite3");
 
