@@ -13,15 +13,16 @@ import { sqliteExperiences } from "./experiences.js";
 import { sqliteInspection } from "./inspection.js";
 import { ReadWorker, readWorkerScript } from "./read-worker.js";
 import { sqliteResults } from "./results.js";
-import type { RangedResultsReads } from "./results.js";
+import type { PageReads, RangedResultsReads } from "./results.js";
 
 /**
- * Synchronous but for foldResults (a build from nothing yields to the event loop) and the results
- * in a date range (the read worker, read-worker.ts): tests read its answers without awaiting.
+ * Synchronous but for foldResults (a build from nothing yields to the event loop), the results in
+ * a date range and the page views and visitors (the read worker, read-worker.ts): tests read its
+ * other answers without awaiting.
  * `sqlite`: the connection, for tests and tools; `reader`: the read worker (null in memory).
  */
-export type SqliteStore = Sync<Omit<Store, "foldResults" | "resultsAggregate" | "exposureVisitors"> & StoreInspection> &
-  Pick<Store, "foldResults"> &
+export type SqliteStore = Sync<Omit<Store, "foldResults" | "resultsAggregate" | "exposureVisitors" | PageReads> & StoreInspection> &
+  Pick<Store, "foldResults" | PageReads> &
   RangedResultsReads & { readonly sqlite: SqliteDb; readonly reader: ReadWorker | null };
 
 /** Opens (or creates) the database in `file`, or a throwaway one for ":memory:". Call `migrate()` before use. */

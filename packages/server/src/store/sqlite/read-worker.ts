@@ -1,7 +1,7 @@
 // Why this exists: better-sqlite3 is synchronous, so a statement that reads the whole history
-// (the results in a date range: about a second at 1M events, docs/benchmarks.md "Results") holds
-// the node's event loop, and every shopper's config call on the node waits behind it. Such reads
-// run here instead, on a worker thread with its own read-only connection to the same file: in WAL
+// (the results in a date range: about a second at 1M events, docs/benchmarks.md "Results"; the
+// page views of the overlaps and the diagnostics: seconds at 500k) holds the node's event loop,
+// and every shopper's config call on the node waits behind it. Such reads run here instead, on a worker thread with its own read-only connection to the same file: in WAL
 // mode it reads a consistent snapshot and neither blocks nor waits for the node's writer.
 //
 // One worker per store, started on the first request, requests answered in order. A failed
@@ -93,7 +93,7 @@ export class ReadWorker {
       if (!p) return;
       this.pending.delete(m.id);
       if (!this.pending.size) worker.unref();
-      if (m.error !== undefined) p.reject(new Error(`results read failed: ${m.error}`));
+      if (m.error !== undefined) p.reject(new Error(`read worker: ${m.error}`));
       else p.resolve(m.rows!);
     });
     // The thread itself failed (could not open the file, ran out of memory): what it had fails,

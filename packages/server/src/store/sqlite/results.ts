@@ -1,5 +1,5 @@
 // The results' reads (docs/results.md), on SQLite: exposures and goal sums per variation and
-// day, the results cache's version, and the page views of the diagnostics.
+// day, the results cache's version, and the page views of the diagnostics and the overlaps.
 
 import { matchDomain, matchPagePath } from "@storefit/contract";
 import type { GoalDefinition } from "@storefit/contract";
@@ -231,6 +231,29 @@ const EXPOSURE_VISITORS_SQL = (() => {
 })();
 
 /**
+ * The page views of a window (Store.pageViews: the overlaps' sample pages, the diagnostics): per
+ * domain, and the most viewed pages. Every PAGE event of the account in the window is read (no
+ * index serves it, as for the results aggregation above), seconds at 500,000 events, so a file database
+ * reads them on the read worker, as it does pageVisitors.
+ */
+const PAGE_VIEWS_SQL = (() => {
+  const where = "account_id = @account AND event_type = 'PAGE' AND event_timestamp >= @from_ms AND event_timestamp < @to_ms";
+  return {
+    byDomain: `SELECT domain, count(*) AS views FROM events WHERE ${where} GROUP BY domain ORDER BY views DESC, domain`,
+    pages: `SELECT domain, page_path, count(*) AS views FROM events WHERE ${where} AND page_path IS NOT NULL
+       GROUP BY domain, page_path ORDER BY views DESC, domain, page_path LIMIT @limit`,
+  };
+})();
+
+/**
+ * Distinct visitors with a PAGE view of one of these pages (domain and path as stored) in the
+ * window: one pass over the account's events; the pages become a lookup table (IN with a subquery).
+ */
+const PAGE_VISITORS_SQL = `SELECT count(DISTINCT e.user_id) AS n FROM events e
+  WHERE e.account_id = @account AND e.event_type = 'PAGE' AND e.event_timestamp >= @from_ms AND e.event_timestamp < @to_ms
+    AND (e.domain, e.page_path) IN (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(@pages))`;
+
+/**
  * Without a date range these answer synchronously (tests read them so); with a bound, on a file
  * database, the read worker answers (read-worker.ts): the route awaits either.
  */
@@ -245,8 +268,16 @@ export type RangedResultsReads = {
   };
 };
 
-/** Synchronous but for foldResults, which builds a state from nothing in slices (results/build.ts), and the ranged reads. */
-export type SqliteResults = Sync<Omit<ResultsStore, "foldResults" | "resultsAggregate" | "exposureVisitors">> & Pick<ResultsStore, "foldResults"> & RangedResultsReads;
+/**
+ * Synchronous but for foldResults, which builds a state from nothing in slices (results/build.ts),
+ * the ranged reads, and the page views and visitors (on a file database, the read worker).
+ */
+export type SqliteResults = Sync<Omit<ResultsStore, "foldResults" | "resultsAggregate" | "exposureVisitors" | PageReads>> &
+  Pick<ResultsStore, "foldResults" | PageReads> &
+  RangedResultsReads;
+
+/** Store reads that a file database always answers on its read worker (a ":memory:" one in the thread). */
+export type PageReads = "pageViews" | "pageVisitors";
 
 /** `reader`: the read worker of a file database; null (":memory:"): every read in this thread. */
 export function sqliteResults(d: SqliteDb, reader: ReadWorker | null = null): SqliteResults {
@@ -710,30 +741,29 @@ export function sqliteResults(d: SqliteDb, reader: ReadWorker | null = null): Sq
     });
   }) as RangedResultsReads["resultsAggregate"],
 
-  pageViews(accountId: string, range: ResultsRange, limit: number): PageViews {
+  pageViews(accountId: string, range: ResultsRange, limit: number): Awaitable<PageViews> {
     const params = { account: accountId, ...rangeParams(range), limit };
-    const where = "account_id = @account AND event_type = 'PAGE' AND event_timestamp >= @from_ms AND event_timestamp < @to_ms";
+    if (reader) {
+      return reader
+        .read([
+          { sql: PAGE_VIEWS_SQL.byDomain, params },
+          { sql: PAGE_VIEWS_SQL.pages, params },
+        ])
+        .then(([byDomain, pages]) => ({ byDomain: byDomain as PageViews["byDomain"], pages: pages as PageViews["pages"] }));
+    }
     return d.read(
       (): PageViews => ({
-        byDomain: d.sql(`SELECT domain, count(*) AS views FROM events WHERE ${where} GROUP BY domain ORDER BY views DESC, domain`).all(params) as PageViews["byDomain"],
-        pages: d.sql(
-          `SELECT domain, page_path, count(*) AS views FROM events WHERE ${where} AND page_path IS NOT NULL
-           GROUP BY domain, page_path ORDER BY views DESC, domain, page_path LIMIT @limit`,
-        ).all(params) as PageViews["pages"],
+        byDomain: d.sql(PAGE_VIEWS_SQL.byDomain).all(params) as PageViews["byDomain"],
+        pages: d.sql(PAGE_VIEWS_SQL.pages).all(params) as PageViews["pages"],
       }),
     );
   },
 
-  pageVisitors(accountId: string, range: ResultsRange, pages: readonly { domain: string; page_path: string }[]): number {
+  pageVisitors(accountId: string, range: ResultsRange, pages: readonly { domain: string; page_path: string }[]): Awaitable<number> {
     if (!pages.length) return 0;
-    return count(
-      d.sql(
-        // One pass over the account's events; the pages become a lookup table (IN with a subquery).
-        `SELECT count(DISTINCT e.user_id) AS n FROM events e
-         WHERE e.account_id = @account AND e.event_type = 'PAGE' AND e.event_timestamp >= @from_ms AND e.event_timestamp < @to_ms
-           AND (e.domain, e.page_path) IN (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(@pages))`,
-      ).get({ account: accountId, ...rangeParams(range), pages: JSON.stringify(pages.map((p) => [p.domain, p.page_path])) }),
-    );
+    const params = { account: accountId, ...rangeParams(range), pages: JSON.stringify(pages.map((p) => [p.domain, p.page_path])) };
+    if (reader) return reader.read([{ sql: PAGE_VISITORS_SQL, params }]).then(([rows]) => count(rows![0]));
+    return count(d.sql(PAGE_VISITORS_SQL).get(params));
   },
   };
 }
