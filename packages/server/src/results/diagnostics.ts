@@ -53,6 +53,9 @@ export async function diagnoseFewVisitors(input: DiagnosticsInput): Promise<Resu
   // Since the last change: starting is a change, and so is an edit that fixes the targeting.
   const changed = Date.parse(experience.updated_at);
   const fromMs = Math.max(changed, input.range.from_ms ?? changed);
+  // A range that ends before the last change holds nothing of the experience as it is now: no
+  // cause to name (an empty window would read as "the shop sent no page views").
+  if (input.range.to_ms !== undefined && input.range.to_ms <= fromMs) return null;
   const range: ResultsRange = { from_ms: fromMs, ...(input.range.to_ms !== undefined ? { to_ms: input.range.to_ms } : {}) };
   const { domain: mainDomain, subdomains } = account.settings;
   const ours = (domain: string) => !mainDomain || isConfiguredDomain(domain, mainDomain, subdomains);
@@ -79,8 +82,12 @@ export async function diagnoseFewVisitors(input: DiagnosticsInput): Promise<Resu
   }
   base.target_visitors = await store.pageVisitors(account.id, range, targets);
   base.exposed_visitors = (await store.exposureVisitors(account.id, experience.id, range)).distinct;
+  // What may enter: the most generous rule's allocation, within the experience's share of its
+  // mutually exclusive group (a member with half of the group sees at most half of the visitors).
   const allocation = Math.max(0, ...experience.rules.map((r) => r.behaviour.traffic_allocation));
-  if (base.exposed_visitors > 0 && base.exposed_visitors >= LET_IN_SHARE * allocation * base.target_visitors) return answer("few_shoppers");
+  const group = experience.exclusion_group;
+  const groupShare = group ? Math.max(0, group.end - group.start) : 1;
+  if (base.exposed_visitors > 0 && base.exposed_visitors >= LET_IN_SHARE * allocation * groupShare * base.target_visitors) return answer("few_shoppers");
   // The running experiences that take an element of this one on its viewed target pages, outside
   // a mutually exclusive group (there the two split the traffic instead).
   // Their stored page patterns are run on viewed pages only once analysed (admin/patterns.ts).
