@@ -410,6 +410,32 @@ export type Comparison = {
 
 export type MetricKind = "conversion_rate" | "revenue_per_visitor" | "average_order_value";
 
+/**
+ * Why a variation has no comparison with its control (docs/results.md "Uninformative → null"):
+ * - `too_few_visitors`: fewer than 2 visitors in the arm;
+ * - `no_conversions`: the metric is 0 for every visitor of the treatment, or of both arms (nobody
+ *   converted; for the revenue metrics, no revenue);
+ * - `control_zero`: the control's value is 0 and the treatment's is not: a relative lift is undefined;
+ * - `all_converted`: every visitor of the arm converted (conversion rate);
+ * - `no_variance`: every visitor of the arm has the same value (revenue per visitor: the same
+ *   amount; average order value: the same amount per order);
+ * - `not_computable`: none of these, yet the engine has no answer (e.g. CUPED's adjusted values
+ *   do not vary).
+ */
+export type ComparisonUnavailableReason =
+  | "too_few_visitors"
+  | "no_conversions"
+  | "control_zero"
+  | "all_converted"
+  | "no_variance"
+  | "not_computable";
+
+export type ComparisonUnavailable = {
+  reason: ComparisonUnavailableReason;
+  /** Which arm the reason is about: the control, this variation (treatment), or both. */
+  arm: "control" | "treatment" | "both";
+};
+
 export type VariationMetric = {
   variation_id: string;
   name: string | null;
@@ -423,6 +449,8 @@ export type VariationMetric = {
   revenue?: number;
   /** null for the control, or when the comparison is uninformative (no visitors, zero variance). */
   comparison: Comparison | null;
+  /** Present exactly when a variation other than the control has no comparison: why. */
+  comparison_unavailable?: ComparisonUnavailable;
 };
 
 export type MetricResult = {

@@ -4,6 +4,7 @@
 
 import type {
   Comparison,
+  ComparisonUnavailable,
   DailyPoint,
   ResultsDiagnostics,
   ExperienceResults,
@@ -115,6 +116,12 @@ const AVERAGE_ORDER_VALUE: MetricSpec = {
   summary: (_n, t) => ({ conversions: t.orders, value: ratio(t.value, t.orders), revenue: t.value }),
 };
 
+const METRICS: Record<MetricKind, MetricSpec> = {
+  conversion_rate: CONVERSION_RATE,
+  revenue_per_visitor: REVENUE_PER_VISITOR,
+  average_order_value: AVERAGE_ORDER_VALUE,
+};
+
 const metricsOf = (goal: GoalDefinition): MetricSpec[] =>
   goal.kind === "revenue" ? [REVENUE_PER_VISITOR, AVERAGE_ORDER_VALUE] : [CONVERSION_RATE];
 
@@ -138,6 +145,47 @@ function compare(control: Statistic, treatment: Statistic, options: ResultsOptio
   });
   if (!(r.se > 0) || !finite(r.effect, ...r.ci, r.pValue)) return null;
   return { effect: r.effect, ci: r.ci, p_value: r.pValue, significant: r.pValue < alpha };
+}
+
+/** The arm (control, treatment) a per-arm condition holds for, or undefined when it holds for neither. */
+function armOf(control: boolean, treatment: boolean): ComparisonUnavailable["arm"] | undefined {
+  return control && treatment ? "both" : control ? "control" : treatment ? "treatment" : undefined;
+}
+
+/**
+ * An arm whose values do not vary, by the engine's own arithmetic: an arm compared with itself is
+ * uninformative exactly when it has n ≤ 1, a mean of 0 or a variance of 0 (packages/stats
+ * moments.ts), so this agrees with the engine on rounding (constant revenue whose Σx² − (Σx)²/n is
+ * 1e-16·Σx²) and on the delta method's variance of a ratio (0 when every visitor's revenue per
+ * order is the same). CUPED arms are judged by their unadjusted values: θ pools both arms.
+ */
+function isFlat(s: Statistic): boolean {
+  return frequentistTest(s, s, { difference: "absolute" }).se === 0;
+}
+
+type Arm = { n: number; totals: Totals };
+
+/**
+ * Why `compare` found no comparison between two arms, from their sufficient statistics
+ * (docs/results.md "Uninformative → null"), in the order an operator can act on: too few
+ * visitors; a metric at 0 in an arm (a control at 0 makes the relative lift undefined); a
+ * conversion rate of 100 %; values that do not vary; otherwise not computable (CUPED's adjusted
+ * values, which this does not reconstruct).
+ */
+function unavailableReason(metric: MetricKind, control: Arm, treatment: Arm): ComparisonUnavailable {
+  const spec = METRICS[metric];
+  const few = armOf(control.n <= 1, treatment.n <= 1);
+  if (few) return { reason: "too_few_visitors", arm: few };
+  const zero = (a: Arm) => spec.summary(a.n, a.totals).value === 0;
+  if (zero(control)) return zero(treatment) ? { reason: "no_conversions", arm: "both" } : { reason: "control_zero", arm: "control" };
+  if (zero(treatment)) return { reason: "no_conversions", arm: "treatment" };
+  if (metric === "conversion_rate") {
+    const all = armOf(control.totals.post >= control.n, treatment.totals.post >= treatment.n);
+    if (all) return { reason: "all_converted", arm: all };
+  }
+  const flat = armOf(isFlat(spec.statistic(control.n, control.totals, false)), isFlat(spec.statistic(treatment.n, treatment.totals, false)));
+  if (flat) return { reason: "no_variance", arm: flat };
+  return { reason: "not_computable", arm: "both" };
 }
 
 /** Holm or Benjamini–Hochberg over every comparison of the rule (each metric × treatment). */
@@ -297,7 +345,11 @@ export function computeResults(input: ResultsInput): ExperienceResults {
           variations: variations.map((v, i): VariationMetric => {
             const comparison = i === 0 ? null : compare(stats[0]!, stats[i]!, options);
             if (comparison) comparisons.push(comparison);
-            return { variation_id: v.id, name: v.name, is_control: i === 0, visitors: n[i]!, ...spec.summary(n[i]!, t[i]!), comparison };
+            const row: VariationMetric = { variation_id: v.id, name: v.name, is_control: i === 0, visitors: n[i]!, ...spec.summary(n[i]!, t[i]!), comparison };
+            if (i > 0 && !comparison) {
+              row.comparison_unavailable = unavailableReason(spec.metric, { n: n[0]!, totals: t[0]! }, { n: n[i]!, totals: t[i]! });
+            }
+            return row;
           }),
         };
       }),

@@ -286,6 +286,18 @@ const variationMetricSchema = obj(
     value: { type: "number", description: "Rate, revenue per visitor or revenue per order" },
     revenue: { type: "number", description: "Summed capped revenue (revenue metrics)" },
     comparison: { anyOf: [comparisonSchema, { type: "null" }], description: "null for the control or when uninformative" },
+    comparison_unavailable: obj(
+      {
+        reason: {
+          ...enumOf(["too_few_visitors", "no_conversions", "control_zero", "all_converted", "no_variance", "not_computable"]),
+          description:
+            "too_few_visitors: fewer than 2 in an arm; no_conversions: the metric is 0 for every visitor of the arm; control_zero: the control's value is 0, the relative lift undefined; all_converted: every visitor of the arm converted; no_variance: every visitor of the arm has the same value; not_computable: none of these (e.g. CUPED's adjusted values do not vary)",
+        },
+        arm: { ...enumOf(["control", "treatment", "both"]), description: "The arm the reason is about" },
+      },
+      ["reason", "arm"],
+      "Present exactly when a variation other than the control has no comparison: why (docs/results.md)",
+    ),
   },
   ["variation_id", "name", "is_control", "visitors", "conversions", "value", "comparison"],
 );
