@@ -8,8 +8,9 @@
 // time: the route's cache would answer a repeat). Meanwhile a 1 ms timer measures the longest gap
 // between its turns (the event loop's longest hold) and a loop of GET /healthz requests, one after
 // another, measures the longest wait of a request (the load a shopper's config call would be).
-// Also timed, in the thread: the other whole-history reads of the same screens (the overlaps'
-// page views, the diagnostics' page visitors). Env: BENCH_EVENTS (1000000), BENCH_ROUNDS (5).
+// Then the same for the other whole-history reads of these screens, also on the worker since: the
+// overlaps endpoint (its page views) and the diagnostics' page visitors. Env: BENCH_EVENTS
+// (1000000), BENCH_ROUNDS (5).
 
 import { build } from "esbuild";
 import { serverBundleOptions } from "../packages/server/bundle.mjs";
@@ -207,26 +208,55 @@ try {
       `store's reads ${(median(after.storeTimes) / median(before.storeTimes)).toFixed(2)}×, their hold ${(median(after.storeHolds) / median(before.storeHolds)).toFixed(3)}×, answers ${a === b ? "equal" : "DIFFERENT"}`,
   );
 
-  // The other whole-history reads of these screens, in the thread (both nodes alike).
-  const s = before.store;
-  const now = Date.UTC(2026, 10, 29);
-  const time = (fn) => {
-    const t = performance.now();
-    fn();
-    return performance.now() - t;
-  };
-  const views = [];
-  const visitors = [];
-  const overlaps = [];
-  const pages = s.pageViews(DEMO_ACCOUNT_ID, { from_ms: now - 30 * 86_400_000 }, 200).pages.slice(0, 5);
+  // The other whole-history reads of these screens, on the same two nodes, alternating: the
+  // overlaps endpoint (its pageViews of the last 30 days, as the route asks them) and the
+  // diagnostics' pageVisitors of five pages over the whole history (a running experience with few
+  // visitors, changed long ago: the most it reads). Each store read also alone, without the route.
+  const month = { from_ms: Date.UTC(2026, 10, 29) - 30 * 86_400_000 };
+  const OVERLAP_SAMPLE_PAGES = 500; // routes/admin-experiences.ts
+  const pages = (await before.store.pageViews(DEMO_ACCOUNT_ID, month, OVERLAP_SAMPLE_PAGES)).pages.slice(0, 5);
+  const overlapsCall = (n) =>
+    probed(n.app, async () => {
+      const res = await n.app.inject({ method: "GET", url: "/api/experiences/exp_price_message/overlaps", headers: n.headers });
+      if (res.statusCode !== 200) throw new Error(`overlaps failed: ${res.statusCode} ${res.body}`);
+      return res.body;
+    });
+  const pageReads = {};
+  for (const name of ["in-thread", "worker"]) pageReads[name] = { overlaps: [], views: [], visitors: [], bare: [], answers: [] };
   for (let r = 0; r < ROUNDS; r++) {
-    views.push(time(() => s.pageViews(DEMO_ACCOUNT_ID, { from_ms: now - 30 * 86_400_000 }, 200)));
-    visitors.push(time(() => s.pageVisitors(DEMO_ACCOUNT_ID, {}, pages)));
-    overlaps.push((await probed(before.app, () => before.app.inject({ method: "GET", url: "/api/experiences/exp_price_message/overlaps", headers: before.headers }))).hold);
+    for (const name of r % 2 ? ["worker", "in-thread"] : ["in-thread", "worker"]) {
+      const n = nodes[name];
+      const m = pageReads[name];
+      const o = await overlapsCall(n);
+      const v = await probed(n.app, () => n.store.pageViews(DEMO_ACCOUNT_ID, month, OVERLAP_SAMPLE_PAGES));
+      const u = await probed(n.app, () => n.store.pageVisitors(DEMO_ACCOUNT_ID, {}, pages));
+      m.overlaps.push(o);
+      m.views.push(v);
+      m.visitors.push(u);
+      // Without the probes: the probes' own loop competes with the worker for the two cores.
+      const t = performance.now();
+      await n.store.pageViews(DEMO_ACCOUNT_ID, month, OVERLAP_SAMPLE_PAGES);
+      m.bare.push(performance.now() - t);
+      if (r === 0) m.answers = [o.result, JSON.stringify(v.result), u.result];
+    }
   }
+  const pageLoad = load();
+  const sameAnswers = JSON.stringify(pageReads["in-thread"].answers) === JSON.stringify(pageReads.worker.answers);
+  const med = (list, key) => median(list.map((x) => x[key]));
+  for (const name of ["in-thread", "worker"]) {
+    const m = pageReads[name];
+    console.log(
+      `  ${name.padEnd(9)} median of ${ROUNDS}: GET overlaps ${ms(med(m.overlaps, "took"))}, longest hold ${ms(med(m.overlaps, "hold"))} ` +
+        `(worst ${ms(Math.max(...m.overlaps.map((x) => x.hold)))}), longest /healthz wait ${ms(med(m.overlaps, "healthz"))}, timer turns ${med(m.overlaps, "turns")}; ` +
+        `pageViews alone ${ms(med(m.views, "took"))} (without the probes ${ms(median(m.bare))}), hold ${ms(med(m.views, "hold"))}; ` +
+        `pageVisitors of 5 pages (diagnostics) ${ms(med(m.visitors, "took"))}, hold ${ms(med(m.visitors, "hold"))} (worst ${ms(Math.max(...m.visitors.map((x) => x.hold)))}), timer turns ${med(m.visitors, "turns")}`,
+    );
+  }
+  const [pb, pa] = [pageReads["in-thread"], pageReads.worker];
   console.log(
-    `  in the thread, median of ${ROUNDS}: pageViews (overlaps, diagnostics) ${ms(median(views))}, pageVisitors of 5 pages (diagnostics) ${ms(median(visitors))}, ` +
-      `GET overlaps' longest hold ${ms(median(overlaps))}; load ${load()}`,
+    `  worker / in-thread: GET overlaps ${(med(pa.overlaps, "took") / med(pb.overlaps, "took")).toFixed(2)}×, its longest hold ${(med(pa.overlaps, "hold") / med(pb.overlaps, "hold")).toFixed(3)}×; ` +
+      `pageViews' hold ${(med(pa.views, "hold") / med(pb.views, "hold")).toFixed(3)}×, its time without the probes ${(median(pa.bare) / median(pb.bare)).toFixed(2)}×; pageVisitors' hold ${(med(pa.visitors, "hold") / med(pb.visitors, "hold")).toFixed(3)}×; ` +
+      `answers ${sameAnswers ? "equal" : "DIFFERENT"}; load ${pageLoad}`,
   );
   for (const n of [before, after]) {
     await n.app.close();
