@@ -4,7 +4,17 @@
 import { useEffect, useId } from "react";
 import { useFormContext } from "react-hook-form";
 import { useExperiences } from "../../api/experiences";
-import { groupMembers, groupNames, percentLabel, placeSlice } from "../experiences/overlaps";
+import {
+  formerMembers,
+  groupMembers,
+  groupNames,
+  listWords,
+  percentLabel,
+  placeSlice,
+  rangesLabel,
+  sliceChange,
+} from "../experiences/overlaps";
+import type { Slice } from "../experiences/overlaps";
 import { parseNumber, percentToShare } from "./model";
 import type { ExperienceForm } from "./model";
 import { FieldError, TextInput, useFieldValue } from "../../components/form";
@@ -23,22 +33,36 @@ export function ExclusionGroupSection({ experienceId }: { experienceId: string |
   const name = useFieldValue<string>("group.name").trim();
   const shareText = useFieldValue<string>("group.share");
   const start = useFieldValue<number | null>("group.start");
-  const members = name ? groupMembers(experiences, name, experienceId ? [experienceId] : []) : [];
+  const stored = useFieldValue<ExperienceForm["group"]["stored"]>("group.stored");
+  const except = experienceId ? [experienceId] : [];
+  const members = name ? groupMembers(experiences, name, except) : [];
   const percent = parseNumber(shareText);
   const share =
     percent === undefined || Number.isNaN(percent)
       ? Number.NaN
       : percentToShare(shareText, percent);
+  // The slice whose visitors are this experience's shoppers: it has run (running or paused) in
+  // this group. A draft has none yet.
+  const status = experiences.find((e) => e.id === experienceId)?.status;
+  const own: Slice | null =
+    stored && stored.name === name && (status === "running" || status === "paused")
+      ? { start: stored.start, end: stored.end }
+      : null;
   const placement = name
     ? placeSlice(
         members.map((m) => m.slice),
         share,
         start ?? undefined,
+        own,
       )
     : null;
   const placedStart = placement?.ok ? placement.slice.start : null;
+  // Who may have held space that is free now: the members, and the archived ones' last slices.
+  const others = name ? [...members, ...formerMembers(experiences, name, except)] : [];
+  const change = own && placement?.ok ? sliceChange(own, placement.slice, others) : null;
 
-  // The slice follows the name and the share; it stays where it is while it still fits there.
+  // The slice follows the name and the share; it stays where it is while it still fits there
+  // (for a member that has run: around its own slice, placeSlice's `own`).
   useEffect(() => {
     if (name && placedStart !== start) setValue("group.start", placedStart, { shouldDirty: true });
   }, [name, placedStart, start, setValue]);
@@ -90,6 +114,45 @@ export function ExclusionGroupSection({ experienceId }: { experienceId: string |
           </ul>
           {members.length === 0 ? (
             <p className="ed-hint">No running or paused experience is in this group yet.</p>
+          ) : null}
+          {own && change && change.taken.length > 0 && others.length > 0 ? (
+            <div className="notice notice--warning" role="alert" data-testid="group-taken">
+              <p>
+                {rangesLabel(change.taken)} of this group {change.taken.length > 1 ? "are" : "is"}{" "}
+                free now but not this experience's. If another member held{" "}
+                {change.taken.length > 1 ? "them" : "it"} before
+                {change.neighbours.length
+                  ? ` (perhaps ${listWords(change.neighbours.map((n) => `“${n}”`))}, if its share was made smaller or it stopped)`
+                  : " (a share made smaller, or a member that stopped)"}
+                , those shoppers will switch to this experience and count in both experiences'
+                results. Storefit keeps no record of earlier shares, so it cannot tell.
+              </p>
+              <button
+                type="button"
+                className="button button--secondary"
+                onClick={() => {
+                  setValue(
+                    "group.share",
+                    String(Math.round((own.end - own.start) * 100_000) / 1000),
+                    {
+                      shouldDirty: true,
+                      shouldValidate: true,
+                    },
+                  );
+                  setValue("group.start", own.start, { shouldDirty: true });
+                }}
+              >
+                Keep its current slice ({percentLabel(own.end - own.start)}, from{" "}
+                {percentLabel(own.start)} to {percentLabel(own.end)})
+              </button>
+            </div>
+          ) : null}
+          {own && change && change.released.length > 0 ? (
+            <p className="ed-hint" data-testid="group-released">
+              {rangesLabel(change.released)} of this group held this experience's shoppers: they
+              will no longer see it. A member given that space later gets them, and they count in
+              both experiences' results.
+            </p>
           ) : null}
           <FieldError alert>{placement && !placement.ok ? placement.message : null}</FieldError>
         </div>

@@ -3,9 +3,9 @@
 // It changes the OTHER experience too, so it asks first and says what that costs.
 import { useId, useState } from "react";
 import type { ExperienceOverlap } from "@storefit/contract";
-import { useFreshExperienceList, useSplitTraffic } from "../../api/experiences";
+import { useExperiences, useFreshExperienceList, useSplitTraffic } from "../../api/experiences";
 import { Dialog } from "../../components/Dialog";
-import { planSplit, suggestGroupName } from "./overlaps";
+import { listWords, planSplit, rangesLabel, splitShifts, suggestGroupName } from "./overlaps";
 import "./overlaps.css";
 
 type Self = { id: string; name: string };
@@ -30,6 +30,11 @@ export function SplitTrafficForm({
   const other = overlap.experience;
   const group = name.trim() || "…";
   const otherLive = other.status === "running" || other.status === "paused";
+  // The plan as the list on screen has it (the save plans again from a fresh list): what it does
+  // to the shoppers of an experience that already runs in that group.
+  const listed = useExperiences().data?.experiences;
+  const preview = listed ? planSplit(listed, self.id, other.id, name) : null;
+  const shifts = listed && preview?.ok ? splitShifts(listed, self.id, other.id, preview) : [];
 
   const confirm = () =>
     split.mutate(
@@ -82,6 +87,17 @@ export function SplitTrafficForm({
         Nothing else of either experience changes; you can change the shares later in each
         experience's “Mutually exclusive group” section.
       </p>
+      {shifts.map(({ id, name: who, change, releasedTo }) => (
+        <p key={id} className="notice notice--warning" data-testid="split-shift">
+          {change.taken.length
+            ? `“${who}” already runs in “${group}”: its half takes ${rangesLabel(change.taken)} of the group, free now but not its own. If another member held it before${change.neighbours.length ? ` (perhaps ${listWords(change.neighbours.map((n) => `“${n}”`))}, if its share was made smaller or it stopped)` : ""}, those shoppers will switch to “${who}” and count in both experiences' results. Storefit keeps no record of earlier shares, so it cannot tell.`
+            : ""}
+          {change.taken.length && change.released.length ? " " : ""}
+          {change.released.length
+            ? `“${who}” gives up ${rangesLabel(change.released)} of the group: its shoppers there will no longer see it${releasedTo ? `; those in the half of “${releasedTo}” switch to that experience and count in both experiences' results` : ""}.`
+            : ""}
+        </p>
+      ))}
       {split.error ? (
         <p className="form__error" role="alert">
           Not split: {split.error.message}

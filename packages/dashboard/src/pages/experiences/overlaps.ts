@@ -27,14 +27,23 @@ export type Placement =
   | { ok: false; reason: "invalid" | "full"; free: number; message: string };
 
 /**
- * A slice of `share` (0 < share ≤ 1) of the group's traffic that overlaps none of `occupied`:
- * at `preferredStart` when it fits there (an experience keeps its visitors' places when only its
- * share changes), else the first free range from the start of the group.
+ * A slice of `share` (0 < share ≤ 1) of the group's traffic that overlaps none of `occupied`.
+ *
+ * `own`: the slice this experience holds now, when it has run (running or paused) in this group.
+ * Its shoppers are the visitors whose place is in it, so the new slice keeps as many of them as it
+ * can and takes as little new space as it can: a smaller share keeps the start and gives up the
+ * end; a larger one contains `own`, growing its end first, then its start, within the free range
+ * around it. New space is free now but may have held another member's shoppers (the group section
+ * says so: `sliceChange`).
+ *
+ * Otherwise at `preferredStart` when it fits there, else the first free range from the start of
+ * the group.
  */
 export function placeSlice(
   occupied: readonly Slice[],
   share: number,
   preferredStart?: number,
+  own?: Slice | null,
 ): Placement {
   const size = toUnits(share);
   const taken = occupied
@@ -57,10 +66,22 @@ export function placeSlice(
       free,
       message: "The share must be more than 0 % and at most 100 %.",
     };
+  const fits = (start: number) => gaps.some((g) => g.start <= start && start + size <= g.end);
+  const place = (start: number): Placement => ({
+    ok: true,
+    slice: { start: fromUnits(start), end: fromUnits(start + size) },
+  });
+  if (own) {
+    const from = toUnits(own.start);
+    const to = toUnits(own.end);
+    if (size <= to - from && fits(from)) return place(from);
+    const around = gaps.find((g) => g.start <= from && to <= g.end);
+    if (around && around.end - around.start >= size)
+      return place(Math.max(around.start, Math.min(from, around.end - size)));
+  }
   if (preferredStart !== undefined && Number.isFinite(preferredStart)) {
     const start = toUnits(preferredStart);
-    if (gaps.some((g) => g.start <= start && start + size <= g.end))
-      return { ok: true, slice: { start: fromUnits(start), end: fromUnits(start + size) } };
+    if (fits(start)) return place(start);
   }
   const gap = gaps.find((g) => g.end - g.start >= size);
   if (!gap)
@@ -73,7 +94,60 @@ export function placeSlice(
           ? `The group has only ${percentLabel(free)} of its traffic free in one piece: choose a share of at most that, or make another member's share smaller.`
           : "The group's traffic is all taken by its other members: make one of their shares smaller first.",
     };
-  return { ok: true, slice: { start: fromUnits(gap.start), end: fromUnits(gap.start + size) } };
+  return place(gap.start);
+}
+
+/** Whether two slices share some traffic. */
+const meets = (a: Slice, b: Slice) =>
+  toUnits(a.start) < toUnits(b.end) && toUnits(b.start) < toUnits(a.end);
+
+/** `a` without `b`: none, one or two ranges. */
+function minus(a: Slice, b: Slice | null): Slice[] {
+  const [as, ae] = [toUnits(a.start), toUnits(a.end)];
+  if (!b) return as < ae ? [a] : [];
+  const [bs, be] = [toUnits(b.start), toUnits(b.end)];
+  const out: Slice[] = [];
+  if (as < Math.min(ae, bs)) out.push({ start: a.start, end: fromUnits(Math.min(ae, bs)) });
+  if (Math.max(as, be) < ae) out.push({ start: fromUnits(Math.max(as, be)), end: a.end });
+  return out;
+}
+
+/** "30 %–50 %", "0 %–10 % and 90 %–100 %". */
+export const rangesLabel = (ranges: readonly Slice[]) =>
+  listWords(ranges.map((r) => `${percentLabel(r.start)}–${percentLabel(r.end)}`));
+
+/**
+ * What a new slice does to the shoppers of a member that has run (docs/dashboard.md "Mutually
+ * exclusive groups"). A visitor's place in the group never changes, and the service keeps no
+ * record of earlier slices, so:
+ * - `taken`: parts of the new slice that were not this experience's. No running or paused member
+ *   holds them now, but one may have before (a share made smaller, a member stopped or moved):
+ *   its shoppers there would switch to this experience and count in both experiences' results.
+ * - `released`: parts of its slice it gives up. Its shoppers there no longer see it, and whichever
+ *   member takes that space later gets them, counted in both results.
+ * - `neighbours`: members whose slice ends where a taken part starts or starts where it ends, and
+ *   archived members whose last slice covers part of it: who may have held it (a smaller share
+ *   keeps its start and gives up its end), named as a possibility, never as a fact.
+ */
+export type SliceChange = { taken: Slice[]; released: Slice[]; neighbours: string[] };
+
+export function sliceChange(
+  own: Slice,
+  next: Slice,
+  others: readonly Pick<GroupMember, "name" | "slice" | "status">[],
+): SliceChange {
+  const taken = minus(next, own);
+  const released = minus(own, next);
+  const neighbours = others
+    .filter((m) =>
+      taken.some((t) =>
+        m.status === "archived"
+          ? meets(m.slice, t)
+          : toUnits(m.slice.end) === toUnits(t.start) || toUnits(m.slice.start) === toUnits(t.end),
+      ),
+    )
+    .map((m) => m.name);
+  return { taken, released, neighbours };
 }
 
 /** A member of a group as the editor and the list show it. */
@@ -97,6 +171,21 @@ export function groupMembers(
   return out.sort((a, b) => a.slice.start - b.slice.start);
 }
 
+/** The archived experiences whose last slice was in group `name`: they may have had shoppers there. */
+export function formerMembers(
+  experiences: readonly Pick<ExperienceSummary, "id" | "name" | "status" | "exclusion_group">[],
+  name: string,
+  except: readonly string[] = [],
+): GroupMember[] {
+  const out: GroupMember[] = [];
+  for (const e of experiences) {
+    const g = e.exclusion_group;
+    if (!g || g.name !== name || e.status !== "archived" || except.includes(e.id)) continue;
+    out.push({ id: e.id, name: e.name, status: e.status, slice: { start: g.start, end: g.end } });
+  }
+  return out;
+}
+
 /** Every group name in use, for suggestions. */
 export function groupNames(
   experiences: readonly Pick<ExperienceSummary, "exclusion_group" | "status">[],
@@ -115,9 +204,23 @@ export const groupBadge = (g: ExclusionGroup) =>
 export type SplitPlan =
   { ok: true; self: ExclusionGroup; other: ExclusionGroup } | { ok: false; message: string };
 
+/** The slice whose visitors are `id`'s shoppers in group `name`: it is running or paused there. */
+export function ownSlice(
+  experiences: readonly Pick<ExperienceSummary, "id" | "status" | "exclusion_group">[],
+  id: string,
+  name: string,
+): Slice | null {
+  const e = experiences.find((x) => x.id === id);
+  const g = e?.exclusion_group;
+  return e && g && g.name === name && HOLDS_SLICE.has(e.status)
+    ? { start: g.start, end: g.end }
+    : null;
+}
+
 /**
  * Puts `selfId` and `otherId` into group `name` with 50 % each, around the group's other running
- * and paused members. The other experience keeps its place when it is already in the group and
+ * and paused members. One that has run in the group keeps its own slice as far as its half allows
+ * (placeSlice's `own`); the other experience keeps its place when it is already in the group and
  * its half fits there.
  */
 export function planSplit(
@@ -132,13 +235,64 @@ export function planSplit(
     return { ok: false, message: "The group's name can be at most 100 characters." };
   const occupied = groupMembers(experiences, group, [selfId, otherId]).map((m) => m.slice);
   const otherNow = experiences.find((e) => e.id === otherId)?.exclusion_group;
-  const other = placeSlice(occupied, 0.5, otherNow?.name === group ? otherNow.start : undefined);
+  const other = placeSlice(
+    occupied,
+    0.5,
+    otherNow?.name === group ? otherNow.start : undefined,
+    ownSlice(experiences, otherId, group),
+  );
   if (!other.ok)
     return { ok: false, message: `No room for two halves in “${group}”: ${other.message}` };
-  const self = placeSlice([...occupied, other.slice], 0.5);
+  const self = placeSlice(
+    [...occupied, other.slice],
+    0.5,
+    undefined,
+    ownSlice(experiences, selfId, group),
+  );
   if (!self.ok)
     return { ok: false, message: `No room for two halves in “${group}”: ${self.message}` };
   return { ok: true, self: { name: group, ...self.slice }, other: { name: group, ...other.slice } };
+}
+
+/** What a split does to the shoppers of one of the two that has run in the group. */
+export type SplitShift = {
+  id: string;
+  name: string;
+  change: SliceChange;
+  /** The partner, when its half covers part of what this one gives up: those shoppers switch to it. */
+  releasedTo: string | null;
+};
+
+/**
+ * For each of the two experiences that is running or paused in the planned group: what its half
+ * takes and gives up (sliceChange), when it takes or gives up anything and the group has or had
+ * other members. The dialog says it before anything is saved.
+ */
+export function splitShifts(
+  experiences: readonly Pick<ExperienceSummary, "id" | "name" | "status" | "exclusion_group">[],
+  selfId: string,
+  otherId: string,
+  plan: { self: ExclusionGroup; other: ExclusionGroup },
+): SplitShift[] {
+  const group = plan.self.name;
+  const others = [
+    ...groupMembers(experiences, group, [selfId, otherId]),
+    ...formerMembers(experiences, group, [selfId, otherId]),
+  ];
+  const out: SplitShift[] = [];
+  const nameOf = (id: string) => experiences.find((e) => e.id === id)?.name ?? id;
+  for (const [id, next, partnerId, partner] of [
+    [otherId, plan.other, selfId, plan.self],
+    [selfId, plan.self, otherId, plan.other],
+  ] as const) {
+    const own = ownSlice(experiences, id, group);
+    if (!own) continue;
+    const change = sliceChange(own, next, others);
+    const releasedTo = change.released.some((r) => meets(r, partner)) ? nameOf(partnerId) : null;
+    if (change.released.length || (change.taken.length && others.length))
+      out.push({ id, name: nameOf(id), change, releasedTo });
+  }
+  return out;
 }
 
 /** A group name for two experiences that overlap: from the page they share, else the element. */
