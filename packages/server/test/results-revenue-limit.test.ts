@@ -5,7 +5,8 @@
 // 1e308 (each finite) made PostgreSQL's ranged statement fail for good ("value out of range:
 // overflow", 500) and SQLite's sum infinite (a null revenue); with an uncapped goal one of 1e155
 // was enough (its square). The column keeps such an amount as sent; rows holding what no insert
-// stores (infinity, NaN) are written here straight into it: they count 0 too.
+// stores (infinity, NaN) are written here straight into it: they count 0 too. An amount that
+// counts 0 — those, a refund (negative), a free order — is no order and makes no buyer.
 import { describe, expect, it } from "vitest";
 import { SETTINGS_DEFAULTS } from "@storefit/contract";
 import type { ExperienceResults, GoalDefinition, TrackedEvent } from "@storefit/contract";
@@ -53,19 +54,19 @@ describe("the revenue limit (JS)", () => {
     expect(countedAmount(null)).toBe(0);
   });
 
-  it("the fold counts a stored amount above the limit as 0, after and before exposure, and the order still counts", () => {
+  it("the fold counts a stored amount above the limit as 0, after and before exposure, and no order with it", () => {
     const matcher = new GoalMatcher(GOALS);
     const order = (ts: number, amount: number): CandidateEvent => ({ user_id: "u", event_timestamp: ts, event_type: "REVENUE", event_name: "order", page_path: null, domain: SHOP, revenue_amount: amount });
     const first = { variation_id: "va", requested_time: EXPOSED, probability: 0.5, split: null };
     const v = countVisitor(first, [order(EXPOSED - HOUR, 1e308), order(EXPOSED - HOUR, 40), order(EXPOSED + HOUR, 1e308), order(EXPOSED + HOUR, 1e12), order(EXPOSED + 2 * HOUR, Infinity), order(EXPOSED + 2 * HOUR, NaN), order(EXPOSED + 3 * HOUR, 25)], matcher);
     expect(v.goals).toEqual([
-      { post: 1, pre: 1, first: EXPOSED + HOUR, orders: 5, amount: 1e12 + 25, preAmount: 40 },
-      { post: 1, pre: 1, first: EXPOSED + HOUR, orders: 5, amount: 1e12 + 25, preAmount: 40 },
+      { post: 1, pre: 1, first: EXPOSED + HOUR, orders: 2, amount: 1e12 + 25, preAmount: 40 },
+      { post: 1, pre: 1, first: EXPOSED + HOUR, orders: 2, amount: 1e12 + 25, preAmount: 40 },
     ]);
     const totals = emptyTotals();
     countIn(totals, GOALS, v, 1);
     const [capped, uncapped] = aggregateOf(totals, GOALS).goals;
-    expect(capped).toMatchObject({ value: 500, value_squares: 250_000, pre_value: 40, value_pre_value: 20_000, orders: 5, value_orders: 2_500 });
+    expect(capped).toMatchObject({ value: 500, value_squares: 250_000, pre_value: 40, value_pre_value: 20_000, orders: 2, value_orders: 1_000 });
     expect(uncapped).toMatchObject({ value: 1e12 + 25, value_squares: (1e12 + 25) ** 2, pre_value: 40, pre_value_squares: 1_600 });
     // Taken away again, nothing is left: no infinity entered the exact sums.
     countIn(totals, GOALS, v, -1);
@@ -138,9 +139,9 @@ async function storedBeforeTheLimit(b: Backend, name: string, user: string, amou
   for (const [i, seq] of ids.entries()) await b.exec(`UPDATE events SET revenue_amount = ${amounts[i]} WHERE seq = ${seq}`);
 }
 
-type Revenue = { [goal: string]: { [variation: string]: { visitors: number; orders: number; revenue: number } } };
+type Revenue = { [goal: string]: { [variation: string]: { visitors: number; buyers: number; orders: number; revenue: number } } };
 
-/** Per revenue goal and variation: visitors, orders (AOV conversions) and summed revenue, every one a finite number. */
+/** Per revenue goal and variation: visitors, buyers (visitors with an order), orders (AOV conversions) and summed revenue, every one a finite number. */
 function revenueOf(r: ExperienceResults): Revenue {
   const out: Revenue = {};
   for (const m of r.rules[0]!.metrics) {
@@ -150,8 +151,9 @@ function revenueOf(r: ExperienceResults): Revenue {
       expect(typeof v.revenue).toBe("number");
       expect(Number.isFinite(v.revenue)).toBe(true);
       const g = (out[m.goal_id] ??= {});
-      const row = (g[v.variation_id] ??= { visitors: v.visitors, orders: 0, revenue: v.revenue! });
+      const row = (g[v.variation_id] ??= { visitors: v.visitors, buyers: 0, orders: 0, revenue: v.revenue! });
       if (m.metric === "average_order_value") row.orders = v.conversions;
+      else row.buyers = v.conversions;
       expect(v.revenue).toBe(row.revenue);
     }
     // With the cap, a comparison with finite numbers, not an uninformative null: both arms vary,
@@ -180,6 +182,10 @@ describe.each(BACKENDS)("revenue above the limit on %s", (name) => {
         ...visitor("b2", "vb", [[-2, 8], [1, 12.25]]),
         ...visitor("b3", "vb", [[4, 64]]),
         ...visitor("b4", "vb", []),
+        // A refund (a negative amount) and a free order count 0, and neither is an order: r1 has
+        // one order, z1 none and is no buyer.
+        ...visitor("r1", "va", [[1, 50], [2, -50]]),
+        ...visitor("z1", "vb", [[1, 0]]),
       ]);
       await get(`/api/results/${EXPERIENCE}`);
       // The audit's repro, through the Store's insert: two orders of 1e308 after exposure and one
@@ -199,14 +205,16 @@ describe.each(BACKENDS)("revenue above the limit on %s", (name) => {
       await storedBeforeTheLimit(b, name, "h3", name === "postgres" ? ["'Infinity'::float8", "'NaN'::float8"] : ["9e999", "9e999"]);
 
       const big = 66 * 1e12;
+      // An amount that counts 0 (above the limit, infinite, NaN) makes no order: h1, h2 and h3
+      // are no buyers; big's 66 orders at the limit count.
       const expected: Revenue = {
         "g-cap": {
-          va: { visitors: 6, orders: 6, revenue: 20 + 40.5 + 500 },
-          vb: { visitors: 6, orders: 71, revenue: 30 + 12.25 + 64 + 500 },
+          va: { visitors: 7, buyers: 4, orders: 4, revenue: 20 + 40.5 + 500 + 50 },
+          vb: { visitors: 7, buyers: 4, orders: 69, revenue: 30 + 12.25 + 64 + 500 },
         },
         "g-nocap": {
-          va: { visitors: 6, orders: 6, revenue: 20 + 40.5 + 600 },
-          vb: { visitors: 6, orders: 71, revenue: 30 + 12.25 + 64 + big },
+          va: { visitors: 7, buyers: 4, orders: 4, revenue: 20 + 40.5 + 600 + 50 },
+          vb: { visitors: 7, buyers: 4, orders: 69, revenue: 30 + 12.25 + 64 + big },
         },
       };
       const folded = await get(`/api/results/${EXPERIENCE}`);
@@ -220,7 +228,7 @@ describe.each(BACKENDS)("revenue above the limit on %s", (name) => {
         for (const [goal, byVariation] of Object.entries(expected)) {
           for (const [variation, want] of Object.entries(byVariation)) {
             const got = sums[goal]![variation]!;
-            expect([got.visitors, got.orders], `${q} ${goal} ${variation}`).toEqual([want.visitors, want.orders]);
+            expect([got.visitors, got.buyers, got.orders], `${q} ${goal} ${variation}`).toEqual([want.visitors, want.buyers, want.orders]);
             expect(got.revenue / want.revenue).toBeCloseTo(1, 12);
           }
         }
@@ -271,8 +279,8 @@ describe.each(BACKENDS)("revenue above the limit on %s", (name) => {
     const state = await b.store.foldResults("acc", EXPERIENCE, GOALS);
     const vb = state.aggregate.goals.filter((g) => g.variation_id === "vb").map((g) => [g.goal_id, g.visitors, g.orders, g.value, g.value_squares]);
     expect(vb).toEqual([
-      ["g-cap", 2, 3, 30, 900],
-      ["g-nocap", 2, 3, 30, 900],
+      ["g-cap", 1, 1, 30, 900],
+      ["g-nocap", 1, 1, 30, 900],
     ]);
   });
 });

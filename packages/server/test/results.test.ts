@@ -321,9 +321,9 @@ describe("revenue", () => {
     expect(rpv.variations[0]!.value).toBeCloseTo(600.5 / 3, 10);
     expect(aov.variations[0]).toMatchObject({ conversions: 3, revenue: 600.5 });
     expect(aov.variations[0]!.value).toBeCloseTo(600.5 / 3, 10);
-    // v_b: a negative amount counts as an order of 0.
-    expect(rpv.variations[1]).toMatchObject({ visitors: 2, conversions: 2, revenue: 60, value: 30 });
-    expect(aov.variations[1]).toMatchObject({ conversions: 2, value: 30 });
+    // v_b: a negative amount (a refund) counts 0 and is no order: odd-b is no buyer.
+    expect(rpv.variations[1]).toMatchObject({ visitors: 2, conversions: 1, revenue: 60, value: 30 });
+    expect(aov.variations[1]).toMatchObject({ conversions: 1, value: 60 });
     expect(rpv.cuped).toBe(true); // "small" bought before exposure
     expect(aov.cuped).toBe(false);
     expect(rule.metrics.map((m) => m.metric)).toEqual(["conversion_rate", "conversion_rate", "revenue_per_visitor", "average_order_value"]);

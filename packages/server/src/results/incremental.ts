@@ -50,9 +50,10 @@ export const goalsKey = (goals: readonly GoalDefinition[]): string => `${STATE_F
  * counted such visitors twice); format 2 and 3 read the variations each visitor saw from the
  * exposures; format 1 (no prefix) kept them in results_seen rows. Format 4 counts an amount above
  * MAX_REVENUE_AMOUNT as 0, where format 3 counted it (a state of format 3 may hold amounts of 1e308
- * and infinite sums: it is made again).
+ * and infinite sums: it is made again). Format 5 takes a REVENUE event whose amount counts 0 (a
+ * refund, a free order, an invalid amount) for no order, where format 4 counted it as one.
  */
-const STATE_FORMAT = 4;
+const STATE_FORMAT = 5;
 
 /** The event types the goals read: the fold reads only these events. */
 export const goalTypes = (goals: readonly GoalDefinition[]): string[] => [...new Set(goals.map((g) => GOAL_EVENT_TYPES[g.kind]))];
@@ -75,7 +76,9 @@ export class GoalMatcher {
       })[goal]) return false;
       return true;
     }
-    if (g.kind === "revenue" || !g.event_name) return true;
+    // An order is a REVENUE event whose amount counts (> 0): not a refund, a free or an invalid one.
+    if (g.kind === "revenue") return countedAmount(e.revenue_amount) > 0;
+    if (!g.event_name) return true;
     return NAMED_TYPES.includes(e.event_type) && e.event_name === g.event_name;
   }
 

@@ -19,7 +19,7 @@ import type {
   ResultsCorrection,
   ResultsEngine,
 } from "@storefit/contract";
-import type { Experience, ExperienceWriteContext, NewExperience, Store } from "../store/types.js";
+import type { Experience, ExperienceWriteContext, NewExperience, ResultsAggregate, Store, VariationVisitors } from "../store/types.js";
 import { requireAccess } from "../auth/access.js";
 import { analysePatterns, checkExclusionGroup, checkKnownPatterns, checkPatterns, checkRules, checkTransition, fromInput, newId, unpublishableReason } from "../admin/experiences.js";
 import { HttpError } from "../http/errors.js";
@@ -51,6 +51,19 @@ function resultsOptions(q: ResultsQueryString): ResultsOptions {
   const alpha = q.alpha === undefined ? RESULTS_DEFAULTS.alpha : Number(q.alpha);
   if (!(alpha > 0 && alpha <= 0.5)) throw new HttpError(400, "invalid_body", "querystring/alpha must be > 0 and ≤ 0.5");
   return { engine: q.engine ?? RESULTS_DEFAULTS.engine, correction: q.correction ?? RESULTS_DEFAULTS.correction, alpha };
+}
+
+/**
+ * A date range's answer: its visitors are those first exposed in the range, by the variation of
+ * that first exposure, as its metrics count them (docs/results.md "Date range"). Counting every
+ * visitor seen in the range instead put returning visitors in the summary line and the Exposures
+ * table but in none of the metrics below them.
+ */
+function rangedResults(aggregate: ResultsAggregate): { exposed: { distinct: number; byVariation: VariationVisitors[] }; aggregate: ResultsAggregate } {
+  const byVariation = new Map<string, number>();
+  for (const d of aggregate.exposures) byVariation.set(d.variation_id, (byVariation.get(d.variation_id) ?? 0) + d.visitors);
+  const rows = [...byVariation].map(([variation_id, visitors]) => ({ variation_id, visitors })).sort((a, b) => (a.variation_id < b.variation_id ? -1 : a.variation_id > b.variation_id ? 1 : 0));
+  return { exposed: { distinct: rows.reduce((n, r) => n + r.visitors, 0), byVariation: rows }, aggregate };
 }
 
 export function experienceDetail(e: Experience): ExperienceDetail {
@@ -373,10 +386,7 @@ export function experienceRoutes(app: FastifyInstance, opts: AdminOptions): void
       const { exposed, aggregate } =
         range.from === null && range.to === null
           ? await store.foldResults(accountId, experience.id, experience.goals)
-          : {
-              exposed: await store.exposureVisitors(accountId, experience.id, range.ms),
-              aggregate: await store.resultsAggregate(accountId, experience.id, experience.goals, range.ms),
-            };
+          : rangedResults(await store.resultsAggregate(accountId, experience.id, experience.goals, range.ms));
       const answer = computeResults({
         experience,
         exposed,

@@ -6,7 +6,7 @@
 // stores' answers can be compared with toEqual, floats included.
 import { SETTINGS_DEFAULTS, matchDomain, matchPagePath } from "@storefit/contract";
 import type { GoalDefinition, TrackedEvent, User } from "@storefit/contract";
-import { GOAL_EVENT_TYPES, MAX_DATE_MS, NAMED_TYPES, eventName, eventPagePath, eventRevenue } from "../../src/store/event-fields.js";
+import { GOAL_EVENT_TYPES, MAX_DATE_MS, NAMED_TYPES, countedAmount, eventName, eventPagePath, eventRevenue } from "../../src/store/event-fields.js";
 import type { ClientWrite, Exposure, ExposureDay, GoalSums, NewAccount, ResultsAggregate } from "../../src/store/types.js";
 
 export const EXPERIENCE = "exp";
@@ -145,8 +145,10 @@ export function expectedAggregate(written: Written, goals: readonly GoalDefiniti
         if (path === null || !matchPagePath(page.page_match, page.page_path, path)) continue;
         if (page.domain && !matchDomain(e.domain ?? "", page.domain)) continue;
       } else if (g.kind !== "revenue" && g.event_name && !(NAMED_TYPES.includes(type) && eventName(e) === g.event_name)) continue;
+      const amount = countedAmount(eventRevenue(e));
+      // An order is a REVENUE event whose amount counts (> 0).
+      if (g.kind === "revenue" && amount === 0) continue;
       const s = perVisitor.get(e.user_id) ?? { post: 0, pre: 0, first: null, orders: 0, amount: 0, preAmount: 0 };
-      const amount = eventRevenue(e);
       const ts = Math.trunc(e.event_timestamp);
       if (ts >= f.requested_time) {
         s.post = 1;

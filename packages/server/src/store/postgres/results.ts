@@ -269,7 +269,8 @@ function goalSumsQuery(
     hits AS (
       SELECT s.user_id, s.ts, g.goal_id, g.cap, s.amount
       FROM scan s JOIN goals g ON g.event_type = s.event_type
-      WHERE (g.name IS NULL OR g.name = s.name)
+      -- An order is a REVENUE event whose amount counts (> 0): not a refund, a free or an invalid one.
+      WHERE (g.name IS NULL OR g.name = s.name) AND (s.event_type <> 'REVENUE' OR s.amount > 0)
         AND (NOT g.on_pages OR EXISTS (SELECT 1 FROM goal_paths p WHERE p.goal_id = g.goal_id AND p.path = s.path))
         AND (g.domain IS NULL OR EXISTS (SELECT 1 FROM goal_domains d WHERE d.goal_id = g.goal_id AND d.domain = s.domain))
     ),

@@ -129,7 +129,8 @@ function goalSumsQuery(
     hits AS MATERIALIZED (
       SELECT s.user_id, s.ts, g.goal_id, g.cap, s.amount
       FROM scan s JOIN goals g ON g.event_type = s.event_type
-      WHERE (g.name IS NULL OR g.name = s.name)
+      -- An order is a REVENUE event whose amount counts (> 0): not a refund, a free or an invalid one.
+      WHERE (g.name IS NULL OR g.name = s.name) AND (s.event_type <> 'REVENUE' OR s.amount > 0)
         AND (g.paths IS NULL OR storefit_goal_path(g.goal_id, s.path) = 1)
         AND (g.domain IS NULL OR storefit_domain_match(s.domain, g.domain) = 1)
     ),
