@@ -2,8 +2,15 @@
 import type { ResultsDiagnostics } from "@storefit/contract";
 import { diagnosisText } from "./diagnosis";
 
-export function FewVisitorsNotice({ diagnostics }: { diagnostics: ResultsDiagnostics }) {
-  const { title, detail } = diagnosisText(diagnostics);
+export function FewVisitorsNotice({
+  diagnostics,
+  rangeTo = null,
+}: {
+  diagnostics: ResultsDiagnostics;
+  /** The date range's last day, when it has one (the answer's `range.to`). */
+  rangeTo?: string | null;
+}) {
+  const { title, detail } = diagnosisText(diagnostics, rangeTo);
   return (
     <div className="notice few-visitors" data-testid="few-visitors" data-cause={diagnostics.cause}>
       <p className="few-visitors__title">

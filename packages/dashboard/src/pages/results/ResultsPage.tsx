@@ -119,7 +119,7 @@ function ResultsBody({
     return (
       <EmptyState title={ranged ? "No visitors in this date range" : "No visitors yet"}>
         {data.diagnostics ? (
-          <FewVisitorsNotice diagnostics={data.diagnostics} />
+          <FewVisitorsNotice diagnostics={data.diagnostics} rangeTo={data.range.to} />
         ) : experience && experience.status !== "running" ? (
           "Results appear once this experience is running and shown to shoppers."
         ) : (
@@ -141,7 +141,9 @@ function ResultsBody({
           Showing the last results loaded: {query.error.message}
         </p>
       ) : null}
-      {data.diagnostics ? <FewVisitorsNotice diagnostics={data.diagnostics} /> : null}
+      {data.diagnostics ? (
+        <FewVisitorsNotice diagnostics={data.diagnostics} rangeTo={data.range.to} />
+      ) : null}
       <ResultsSummary results={data} />
       <ExposureTable variations={data.variations} rules={experience?.rules} ruleResults={data.rules} />
       {data.rules.length === 0 ? (

@@ -1,7 +1,7 @@
 // Why an experience has few visitors, in words (docs/results.md "Few visitors"): the service
 // names the cause with its numbers (`diagnostics`), the screen says it with what to do.
 import type { ResultsDiagnostics } from "@storefit/contract";
-import { formatDateTime } from "../../format";
+import { formatDateTime, formatDay } from "../../format";
 import { formatCount } from "./format";
 
 export type DiagnosisText = { title: string; detail: string };
@@ -14,8 +14,14 @@ function listOf(items: readonly string[]): string {
   return `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
 }
 
-export function diagnosisText(d: ResultsDiagnostics): DiagnosisText {
-  const since = `since ${formatDateTime(d.since)}`;
+/**
+ * `rangeTo`: the last day of the results' date range (UTC, included), when it has one. The
+ * service counts page views up to its end, so "since" alone would claim more than was read.
+ */
+export function diagnosisText(d: ResultsDiagnostics, rangeTo: string | null = null): DiagnosisText {
+  const since = rangeTo
+    ? `from ${formatDateTime(d.since)} to the end of ${formatDay(rangeTo)}`
+    : `since ${formatDateTime(d.since)}`;
   switch (d.cause) {
     case "no_traffic":
       return {
