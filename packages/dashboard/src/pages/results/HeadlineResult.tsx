@@ -37,6 +37,16 @@ export function HeadlineResult({ experienceId }: { experienceId: string }) {
     );
   }
 
+  if (headline.kind === "unavailable") {
+    const text = `${headline.variationName} · ${headline.goalName}: ${headline.title}`;
+    return (
+      <span className="headline-result headline-result--unavailable" data-testid="headline-result" title={`${text}. No comparison can be computed.`}>
+        <span className="headline-result__lift">No comparison</span>{" "}
+        <span className="headline-result__detail">{text}</span>
+      </span>
+    );
+  }
+
   const certainty =
     headline.chanceToWin !== undefined
       ? `${formatChance(headline.chanceToWin)} chance to win`

@@ -14,6 +14,7 @@ import {
   formatCount,
   formatMetricValue,
   formatChance,
+  formatLift,
   formatPValue,
   formatPercentPrecise,
 } from "./format";
@@ -22,9 +23,41 @@ import { shownLift, valueLift } from "./lift";
 import { liftHalfWidth } from "./lift-scale";
 import { CORRECTION_LABELS } from "./options";
 import { barIntervalLabel, liftColumnHeader } from "./significance";
+import { unavailableText } from "./unavailable";
 
 export function variationLabel(v: { variation_id: string; name: string | null }): string {
   return v.name ?? `Removed variation (${v.variation_id})`;
+}
+
+/**
+ * The lift cell of a variation without a comparison: why (the service's reason, in words), the
+ * lift of the values shown when there is one to give (0 of 200 against 20 of 200: −100.0%), with
+ * no interval, and what it means.
+ */
+function Unavailable({
+  metric,
+  variation,
+  valuesLabel,
+}: {
+  metric: MetricResult;
+  variation: VariationMetric;
+  valuesLabel: string;
+}) {
+  const text = unavailableText(metric, variation);
+  if (!text) return <span className="muted">No comparison</span>;
+  const reason = variation.comparison_unavailable!.reason;
+  const lift = reason === "too_few_visitors" ? NaN : valueLift(metric, variation);
+  return (
+    <span className="lift-unavailable" data-testid="lift-unavailable" data-reason={reason}>
+      <span className="lift-unavailable__title">{text.title}</span>
+      {Number.isFinite(lift) ? (
+        <span className="lift__unadjusted" data-testid="value-lift">
+          {valuesLabel}: {formatLift(lift)}, no interval
+        </span>
+      ) : null}
+      <span className="lift-unavailable__detail">{text.detail}</span>
+    </span>
+  );
 }
 
 function certaintyHeader(engine: ResultsEngine, correction: ResultsCorrection): string {
@@ -105,7 +138,7 @@ export function MetricTable({
             }
           />
         ) : (
-          <span className="muted">Not enough data</span>
+          <Unavailable metric={metric} variation={v} valuesLabel={valueLiftLabel} />
         ),
     },
     {

@@ -31,6 +31,8 @@ export const CSV_COLUMNS = [
   "risk_control",
   "risk_treatment",
   "significant",
+  "comparison_unavailable",
+  "comparison_unavailable_arm",
   "engine",
   "correction",
   "alpha",
@@ -87,6 +89,9 @@ export function buildResultsCsv(results: ExperienceResults): string {
           risk_control: c?.risk?.[0],
           risk_treatment: c?.risk?.[1],
           significant: c ? c.significant : null,
+          // Why a variation has no lift (docs/results.md "Uninformative → null"); empty otherwise.
+          comparison_unavailable: v.comparison_unavailable?.reason,
+          comparison_unavailable_arm: v.comparison_unavailable?.arm,
           engine: results.engine,
           correction: results.correction,
           alpha: results.alpha,

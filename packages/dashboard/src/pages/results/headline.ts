@@ -1,15 +1,23 @@
 // The one line the experiences list shows per experience: the primary goal's best variation.
 import type {
+  ComparisonUnavailableReason,
   ExperienceResults,
   MetricResult,
   ResultsEngine,
   VariationMetric,
 } from "@storefit/contract";
+import { unavailableText } from "./unavailable";
 
 export type Headline =
   | { kind: "no_data" }
-  /** Visitors, but nothing to compare: a single-variation personalization, or no conversions yet. */
+  /** Visitors, but nothing to compare: a single-variation personalization, or too few visitors yet. */
   | { kind: "visitors"; visitors: number }
+  /**
+   * No treatment of the primary goal has a comparison, and the service says why of one: its words
+   * (unavailable.ts), so a variation converting 0 of 200 against 20 of 200 is not shown as "no
+   * comparison yet".
+   */
+  | { kind: "unavailable"; goalName: string; variationName: string; reason: ComparisonUnavailableReason; title: string }
   | {
       kind: "lift";
       goalName: string;
@@ -23,6 +31,32 @@ export type Headline =
       /** The lift is CUPED-adjusted, as the Results screen labels it (not the lift of the rates). */
       cuped?: true;
     };
+
+/**
+ * Which missing comparison the list names first: what an operator should act on before what only
+ * needs more time. Too few visitors is "no comparison yet", as before.
+ */
+const UNAVAILABLE_ORDER: ComparisonUnavailableReason[] = ["no_conversions", "all_converted", "control_zero", "no_variance", "not_computable"];
+
+function unavailableHeadline(metric: MetricResult): Headline | null {
+  let pick: { variation: VariationMetric; rank: number } | null = null;
+  for (const variation of metric.variations) {
+    const reason = variation.comparison_unavailable;
+    if (variation.is_control || variation.comparison || !reason) continue;
+    // Neither arm converting is the least telling (nothing happened yet in either).
+    const rank = reason.reason === "no_conversions" && reason.arm === "both" ? UNAVAILABLE_ORDER.length : UNAVAILABLE_ORDER.indexOf(reason.reason);
+    if (rank >= 0 && (!pick || rank < pick.rank)) pick = { variation, rank };
+  }
+  const text = pick && unavailableText(metric, pick.variation);
+  if (!pick || !text) return null;
+  return {
+    kind: "unavailable",
+    goalName: metric.goal_name,
+    variationName: pick.variation.name ?? pick.variation.variation_id,
+    reason: pick.variation.comparison_unavailable!.reason,
+    title: text.title,
+  };
+}
 
 /**
  * The rule with the most visitors decides (the one most operators read first); within it the
@@ -49,7 +83,7 @@ export function pickHeadline(results: ExperienceResults): Headline {
       top = variation;
     }
   }
-  if (!top || !top.comparison) return visitorsOnly;
+  if (!top || !top.comparison) return unavailableHeadline(metric) ?? visitorsOnly;
   const comparison = top.comparison;
   const headline: Headline = {
     kind: "lift",

@@ -71,8 +71,9 @@ export function significanceNote(
 
 /**
  * The sentence under a rule's tables. "Significant: …" explains a verdict, so it appears only when
- * some comparison is significant; otherwise one line says that nothing is yet, and nothing is said
- * when the rule has no comparison at all (one variation, or no informative data).
+ * some comparison is significant; otherwise one line says that nothing is yet. A rule without any
+ * comparison gets one line pointing at the reasons in its tables when the service gave some
+ * (docs/results.md "Uninformative → null"), and nothing when it has a single variation.
  */
 export function ruleSignificanceSentence(
   rule: RuleResults,
@@ -81,7 +82,12 @@ export function ruleSignificanceSentence(
   alpha: number,
 ): string | null {
   const comparisons = rule.metrics.flatMap((m) => m.variations.flatMap((v) => (v.comparison ? [v.comparison] : [])));
-  if (comparisons.length === 0) return null;
+  if (comparisons.length === 0) {
+    const unavailable = rule.metrics.some((m) => m.variations.some((v) => v.comparison_unavailable));
+    return unavailable
+      ? "No variation could be compared with the control: the lift column of each table says why."
+      : null;
+  }
   if (comparisons.some((c) => c.significant)) return significanceNote(engine, correction, alpha);
   return engine === "bayesian"
     ? `Nothing is significant yet: every variation's ${intervalLabel(engine, alpha)} still includes no change from the control.`
