@@ -1,6 +1,7 @@
 // The track queue (spec §7, §9): PAGE at once, other events in batches of the queue size, the
 // rest flushed as a beacon when the page is hidden or left, or on single-page teardown.
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import type { Properties, User } from "@storefit/contract";
 // Types only: the modules themselves are imported once the globals exist (beforeAll).
 import type { createTracker as CreateTrackerFn } from "../src/track/tracker.js";
 import type { createScope as CreateScopeFn } from "../src/core/scope.js";
@@ -117,6 +118,46 @@ describe("event fields (spec §3 Event)", () => {
     expect(evs[0]).toMatchObject({ event_type: "TRACK", event_customer_id: "shop.example|signup", properties: { page_path: "/p", cf_merged_page_path: "/products/*" } });
     expect(evs[1]!.event_customer_id).toBe("other.example|x");
     expect(new Set(evs.map((e) => e.insert_id)).size).toBe(5);
+  });
+
+  it("a REVENUE event with an order_id gets the insert id of that order and visitor, so a reloaded confirmation page counts the order once", () => {
+    const visitor = { user_customer_id: "c1", device_id: "d1", anonymous: true };
+    // Two loads of the same confirmation page: each load has its own tracker.
+    const revenue = (user: User, properties: Properties) => {
+      const { t } = tracker({ user });
+      t.track("REVENUE", "revenue", { revenue_amount: 42.5, ...properties });
+      t.flush();
+      return events().slice(-1)[0]!.insert_id;
+    };
+    const first = revenue(visitor, { order_id: "1001", currency: "EUR" });
+    expect(first).toBe("order_1001_d1");
+    expect(revenue(visitor, { order_id: "1001", currency: "EUR" })).toBe(first);
+    // identify() between the loads changes the customer id, not the browser's device id.
+    expect(revenue({ ...visitor, user_customer_id: "alice@example.com" }, { order_id: "1001" })).toBe(first);
+    // Another visitor's order 1001, and another order of this visitor, are other events.
+    expect(revenue({ ...visitor, user_customer_id: "c2", device_id: "d2" }, { order_id: "1001" })).toBe("order_1001_d2");
+    expect(revenue(visitor, { order_id: 1002 })).toBe("order_1002_d1");
+    // Without a device id, the customer id is the visitor.
+    expect(revenue({ user_customer_id: "c3", anonymous: true }, { order_id: "1001" })).toBe("order_1001_c3");
+    // Within the service's 128 characters, the visitor kept whole behind a long order id.
+    const long = revenue(visitor, { order_id: "x".repeat(300) });
+    expect(long).toBe(`order_${"x".repeat(64)}_d1`);
+    expect(revenue({ ...visitor, device_id: "d".repeat(200) }, { order_id: "1001" })).toHaveLength(128);
+  });
+
+  it("without an order_id (or on another event type) insert ids stay random", () => {
+    const { t } = tracker({ user: { user_customer_id: "c1", device_id: "d1", anonymous: true } });
+    t.track("REVENUE", "revenue", { revenue_amount: 5 });
+    t.track("REVENUE", "revenue", { revenue_amount: 5 });
+    t.track("REVENUE", "revenue", { revenue_amount: 5, order_id: "" });
+    t.track("REVENUE", "revenue", { revenue_amount: 5, order_id: true });
+    t.track("TRACK", "order_viewed", { order_id: "1001" });
+    t.track("TRACK", "order_viewed", { order_id: "1001" });
+    t.flush();
+    const ids = events().map((e) => e.insert_id);
+    expect(ids).toHaveLength(6);
+    expect(new Set(ids).size).toBe(6);
+    expect(ids.some((id) => id.startsWith("order_"))).toBe(false);
   });
 
   it("last_page_duration rides on PAGE events only", () => {

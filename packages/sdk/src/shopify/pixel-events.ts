@@ -6,6 +6,7 @@
 
 import { CLIENT_PATHS, SDK_VERSION, eventCustomerId, resolveEventDomain } from "@storefit/contract";
 import type { EventsRequest, TrackedEvent, User } from "@storefit/contract";
+import { orderInsertId } from "../track/order-id.js";
 
 /** The subset of a Shopify pixel event the pixel reads. */
 export type PixelEvent = {
@@ -80,15 +81,6 @@ export function stateFromSettings(settings: unknown): PixelState | null {
   return key && api_host ? { user: null, key, session_id: "", api_host, domain: str(s.domain), subdomains: [] } : null;
 }
 
-/**
- * The insert id of an order's REVENUE event: the same order of the same visitor always gives the
- * same id, so a repeated `checkout_completed` (a reload of the thank-you page, a retry) is stored
- * once. The visitor's id is in it because order ids are sequential and the client key is public:
- * an id made of the order alone could be stored first by anyone, and the real order would then be
- * answered as a duplicate and never counted.
- */
-export const orderInsertId = (orderId: string, visitor: string): string => `shopify_order_${orderId.slice(0, 64)}_${visitor}`.slice(0, 128);
-
 /** `checkout_completed` → the events call with one REVENUE event, or null without an order. */
 export function revenueRequest(state: PixelState, e: PixelEvent, now: number): EventsRequest | null {
   const c = e.data?.checkout;
@@ -105,7 +97,7 @@ export function revenueRequest(state: PixelState, e: PixelEvent, now: number): E
     name: CHECKOUT_EVENT_NAME,
     event_customer_id: eventCustomerId(CHECKOUT_EVENT_NAME, domain),
     domain,
-    insert_id: orderInsertId(String(orderId), user.user_customer_id),
+    insert_id: orderInsertId("shopify_order", String(orderId), user.user_customer_id),
     event_timestamp: Date.parse(e.timestamp ?? "") || now,
     ...(state.session_id ? { session_id: state.session_id } : {}),
     properties: {

@@ -3,12 +3,15 @@
 // queue is flushed with a beacon when the page is hidden or left. PAGE events are sent at once:
 // a page view is what every exposure and live view hangs on, and waiting for four more events
 // would hide short visits until the visitor leaves. Each event gets its insert_id when it is
-// created, so a retried request carries the same ids and the service stores it once.
+// created, so a retried request carries the same ids and the service stores it once. A REVENUE
+// event with an `order_id` gets one made of the order and the visitor (track/order-id.ts), so a
+// confirmation page that tracks its order on every load counts that order once.
 
 import { CLIENT_PATHS, SDK_VERSION, eventCustomerId, normalizeEventType } from "@storefit/contract";
 import type { EventType, EventsRequest, Properties, TrackedEvent, User } from "@storefit/contract";
 import type { Scope } from "../core/scope.js";
 import { doc, now, randomId, safe, win } from "../env/globals.js";
+import { orderInsertId } from "./order-id.js";
 import { post } from "./transport.js";
 import type { Endpoint } from "./transport.js";
 
@@ -62,12 +65,19 @@ export function createTracker(ctx: TrackerContext): Tracker {
     track: (type, name, properties, extra) => {
       if (!ctx.enabled) return;
       const event_type = normalizeEventType(type);
+      const order = event_type === "REVENUE" ? properties?.order_id : undefined;
       const e: TrackedEvent = {
         event_type,
         name,
         event_customer_id: eventCustomerId(name, ctx.domain),
         domain: ctx.domain,
-        insert_id: randomId(),
+        // The visitor is the browser's device id, not the customer id: `identify` may change the
+        // customer id between two loads of the page, and may set it to something anyone can
+        // guess (an email, a customer number), where the device id is random.
+        insert_id:
+          (typeof order === "string" && order) || typeof order === "number"
+            ? orderInsertId("order", String(order), ctx.user.device_id || ctx.user.user_customer_id)
+            : randomId(),
         event_timestamp: now(),
         session_id: ctx.sessionId,
         ...(event_type === "PAGE" && ctx.lastPageDuration !== null ? { last_page_duration: ctx.lastPageDuration } : {}),
