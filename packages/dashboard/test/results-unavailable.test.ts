@@ -153,4 +153,14 @@ describe("under the tables and in the experiences list", () => {
     m.variations = [m.variations[0]!, { ...m.variations[1]!, comparison_unavailable: { reason: "too_few_visitors", arm: "treatment" } }];
     expect(pickHeadline(a)).toEqual({ kind: "visitors", visitors: 400 });
   });
+
+  it("beside another treatment's lift, a variation that never converts is named too", () => {
+    const a = resultsAnswer();
+    const m = a.rules[0]!.metrics[0]!;
+    m.variations.push({ ...THE_REVIEW.variations[1]!, variation_id: "var_c", name: "C" });
+    expect(pickHeadline(a)).toMatchObject({ kind: "lift", variationName: "Free shipping", also: { variationName: "C", title: "No conversions in this variation (0 of 200)" } });
+    // Too few visitors in the other is nothing to act on: not named.
+    m.variations[2] = { ...m.variations[2]!, visitors: 1, comparison_unavailable: { reason: "too_few_visitors", arm: "treatment" } };
+    expect(pickHeadline(a)).not.toHaveProperty("also");
+  });
 });

@@ -61,7 +61,7 @@ export function HeadlineResult({ experienceId }: { experienceId: string }) {
       data-testid="headline-result"
       title={`${headline.goalName}: ${headline.variationName} ${formatLift(headline.effect)}${headline.cuped ? " CUPED-adjusted" : ""}${
         headline.significant ? " (significant)" : " (not significant)"
-      }`}
+      }${headline.also ? `; ${headline.also.variationName}: ${headline.also.title}` : ""}`}
     >
       <span className="headline-result__lift">{formatLift(headline.effect)}</span>{" "}
       <span className="headline-result__detail">
@@ -69,6 +69,7 @@ export function HeadlineResult({ experienceId }: { experienceId: string }) {
         {headline.cuped ? " · CUPED-adjusted" : ""}
         {certainty ? ` · ${certainty}` : ""}
         {headline.significant ? "" : " · not significant"}
+        {headline.also ? ` · ${headline.also.variationName}: ${headline.also.title}` : ""}
       </span>
     </span>
   );

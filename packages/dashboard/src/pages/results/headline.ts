@@ -30,6 +30,8 @@ export type Headline =
       pValue?: number;
       /** The lift is CUPED-adjusted, as the Results screen labels it (not the lift of the rates). */
       cuped?: true;
+      /** Another treatment of the goal without a comparison, for a reason to act on (0 of 200): named too. */
+      also?: { variationName: string; title: string };
     };
 
 /**
@@ -97,5 +99,7 @@ export function pickHeadline(results: ExperienceResults): Headline {
   const p = comparison.adjusted_p_value ?? comparison.p_value;
   if (p !== undefined) headline.pValue = p;
   if (metric.cuped) headline.cuped = true;
+  const other = unavailableHeadline(metric);
+  if (other?.kind === "unavailable") headline.also = { variationName: other.variationName, title: other.title };
   return headline;
 }
