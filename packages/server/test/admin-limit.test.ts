@@ -35,6 +35,8 @@ describe("isHeavyRead", () => {
     expect(isHeavyRead("GET", "/api/events/names", { type: "TRACK" })).toBe(true);
     expect(isHeavyRead("POST", "/api/audiences/evaluate", {})).toBe(true);
     expect(isHeavyRead("POST", "/api/page-check", {})).toBe(true);
+    // Overlaps run every running experience's page patterns on up to 500 shoppers' paths.
+    expect(isHeavyRead("GET", "/api/experiences/:id/overlaps", {})).toBe(true);
     expect(isHeavyRead("GET", "/api/experiences", {})).toBe(false);
     expect(isHeavyRead("POST", "/api/experiences", {})).toBe(false);
   });

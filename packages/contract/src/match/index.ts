@@ -1,6 +1,6 @@
 // The pure matchers (spec §2, §3 "Rules and lists", §5, §6), shared by the storefront script, the
 // service and the dashboard. Helpers used only between these files stay unexported here.
-export { normalizePagePath, matchPagePath, matchPage, configMatchesPage, REGEX_INPUT_MAX_LENGTH, testRegExp } from "./path.js";
+export { normalizePagePath, matchPagePath, matchPage, configMatchesPage, REGEX_INPUT_MAX_LENGTH, regexBudget, testRegExp } from "./path.js";
 export type { PageMatchKind } from "./path.js";
 export { matchDomain, resolveEventDomain, isConfiguredDomain } from "./domain.js";
 export { eventCustomerId } from "./event-id.js";

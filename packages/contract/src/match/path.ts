@@ -24,9 +24,26 @@ export const toRegExp = (pattern: string): RegExp | null => {
  */
 export const REGEX_INPUT_MAX_LENGTH = 2048;
 
-/** `re.test` on at most the first REGEX_INPUT_MAX_LENGTH characters of `text`. */
-export const testRegExp = (re: RegExp, text: string): boolean =>
-  re.test(text.length > REGEX_INPUT_MAX_LENGTH ? text.slice(0, REGEX_INPUT_MAX_LENGTH) : text);
+/**
+ * The time the service lets the regular expressions of one piece of work take (server
+ * decide/regex-budget.ts sets it around a decision, an audience test, an overlaps check): an
+ * accepted pattern may still be quadratic (~3 ms on 2,048 characters), and a request can make
+ * thousands of tests, so a bound per test is no bound per request. `clock` unset (the browser):
+ * no budget. Once `left` is spent, every further test is false, as for a pattern that matches
+ * nothing.
+ */
+export const regexBudget: { left: number; clock?: () => number } = { left: 1 };
+
+/** `re.test` on at most the first REGEX_INPUT_MAX_LENGTH characters of `text`, within regexBudget. */
+export const testRegExp = (re: RegExp, text: string): boolean => {
+  const clock = regexBudget.clock;
+  if (!clock) return re.test(text.length > REGEX_INPUT_MAX_LENGTH ? text.slice(0, REGEX_INPUT_MAX_LENGTH) : text);
+  if (regexBudget.left <= 0) return false;
+  const start = clock();
+  const hit = re.test(text.length > REGEX_INPUT_MAX_LENGTH ? text.slice(0, REGEX_INPUT_MAX_LENGTH) : text);
+  regexBudget.left -= clock() - start;
+  return hit;
+};
 
 /**
  * `[path, query]` of a bare path or a full URL, as written: fragment dropped, scheme and host

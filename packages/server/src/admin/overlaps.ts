@@ -13,6 +13,7 @@ import { matchPage } from "@storefit/contract";
 import type { ExperienceOverlap, PageTarget } from "@storefit/contract";
 import type { ConfigDefinition, Experience } from "../store/types.js";
 import { outranks } from "../decide/decide.js";
+import { REGEX_BUDGET_MS, withRegexBudget } from "../decide/regex-budget.js";
 
 /** A concrete page: a hostname (empty: the main domain) and a path with its query. */
 export type SamplePage = { domain: string; page_path: string };
@@ -28,6 +29,12 @@ const MAX_PAGES = 10;
  * running ones), on the candidate pages: target's and the other's exact pages plus `samples`.
  */
 export function findOverlaps(target: Experience, others: readonly Experience[], mainDomain: string | undefined, samples: readonly SamplePage[] = []): Overlap[] {
+  // Sample pages are shoppers' paths (anyone with the client key can store page views): the
+  // page patterns' tests on them run within a budget (decide/regex-budget.ts).
+  return withRegexBudget(REGEX_BUDGET_MS.admin, "an overlaps check", () => overlapsOf(target, others, mainDomain, samples)).value;
+}
+
+function overlapsOf(target: Experience, others: readonly Experience[], mainDomain: string | undefined, samples: readonly SamplePage[]): Overlap[] {
   const out: Overlap[] = [];
   for (const other of others) {
     if (other.id === target.id) continue;

@@ -68,6 +68,13 @@ export type ValidationResult = { ok: true } | { ok: false; error: string; path: 
 /** Deepest nesting of objects a saved condition may have. */
 export const MAX_CONDITION_DEPTH = 20;
 
+/**
+ * Most `$regex` clauses one condition may hold: each is tested on every visitor it meets (the
+ * audience tester's 2,000 held a node for 35 s before decide/regex-budget.ts), and no audience
+ * needs more than a few.
+ */
+export const MAX_CONDITION_REGEXES = 20;
+
 const VALUE_OPERATORS = new Set([
   "$eq", "$ne", "$in", "$nin", "$gt", "$gte", "$lt", "$lte", "$regex", "$options", "$exists",
   "$type", "$elemMatch", "$all", "$size", "$not", "$veq", "$vne", "$vgt", "$vgte", "$vlt", "$vlte",
@@ -353,7 +360,21 @@ type Problem = { error: string; path: string };
 
 export function validateCondition(condition: unknown): ValidationResult {
   const problem = checkCondition(condition, "", 1);
-  return problem ? { ok: false, ...problem } : { ok: true };
+  if (problem) return { ok: false, ...problem };
+  const regexes = countRegexes(condition);
+  if (regexes > MAX_CONDITION_REGEXES) {
+    return { ok: false, error: `has ${regexes} $regex clauses; at most ${MAX_CONDITION_REGEXES} are allowed (each is tested on every visitor)`, path: "" };
+  }
+  return { ok: true };
+}
+
+/** The `$regex` operators anywhere in a (valid) condition. */
+function countRegexes(value: unknown): number {
+  if (Array.isArray(value)) return value.reduce((n: number, v) => n + countRegexes(v), 0);
+  if (!isObject(value)) return 0;
+  let n = 0;
+  for (const [key, v] of Object.entries(value)) n += (key === "$regex" ? 1 : 0) + countRegexes(v);
+  return n;
 }
 
 const join = (path: string, key: string): string => (path ? `${path}.${key}` : key);

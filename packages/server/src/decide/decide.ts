@@ -38,6 +38,7 @@ import { configMember } from "./answer.js";
 import { withGoalCounters } from "./goal-counters.js";
 import { conditionAttributes, evalCondition } from "./conditions.js";
 import { hashPrefix, unitHashAfter } from "./hash.js";
+import { REGEX_BUDGET_MS, regexBudgetSpent, withRegexBudget } from "./regex-budget.js";
 
 export type Decision = {
   configs: Record<string, Config>;
@@ -287,13 +288,21 @@ function planFor(input: DecisionInput, location: Location, preview: boolean): Pa
   let plan = cache.get(key);
   if (!plan) {
     plan = planPage(input.experiences, input.audiences, location, input.mainDomain, preview);
+    // A plan whose page patterns ran out of time is this call's only: kept, it would serve every
+    // later call for the page without the experiences it missed.
+    if (regexBudgetSpent()) return plan;
     if (cache.size >= PAGE_PLAN_CACHE_SIZE) cache.clear();
     cache.set(key, plan);
   }
   return plan;
 }
 
+/** The decision, its regular expressions within REGEX_BUDGET_MS.decision (decide/regex-budget.ts). */
 export function decide(input: DecisionInput): Decision {
+  return withRegexBudget(REGEX_BUDGET_MS.decision, "a config decision", () => decideWithin(input)).value;
+}
+
+function decideWithin(input: DecisionInput): Decision {
   const { request, visitorId } = input;
   const preview = request.preview_mode === true;
   const desired = request.desired_experiences?.length ? parseDesired(request.desired_experiences) : NONE_DESIRED;
@@ -408,7 +417,8 @@ export function decide(input: DecisionInput): Decision {
     for (const a of onPage.answers) chosen.push(a);
   }
   // A forced answer is not what the visitor's next view gets: never kept.
-  const cache = preview || desired.size > 0 || preferred.size > 0 || !plan.cacheAttributes ? null : { attributes: plan.cacheAttributes };
+  // Nor one whose regular expressions ran out of time: it may lack what they would have matched.
+  const cache = preview || desired.size > 0 || preferred.size > 0 || !plan.cacheAttributes || regexBudgetSpent() ? null : { attributes: plan.cacheAttributes };
   return new ChosenConfigs(chosen, plan.page_paths, cache, changed);
 }
 

@@ -56,6 +56,7 @@ export function isHeavyRead(method: string, route: string | undefined, query: un
       // A cursor alone pages by the events' order (an index range); a filter searches a window.
       return filled(q.type) || filled(q.domain) || filled(q.q) || filled(q.visitor) || filled(q.experience);
     case "GET /api/events/names":
+    case "GET /api/experiences/:id/overlaps":
     case "GET /api/visitors/:visitor/timeline":
     case "POST /api/audiences/evaluate":
     case "POST /api/page-check":

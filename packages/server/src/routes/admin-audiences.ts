@@ -16,6 +16,7 @@ import type { JsonSchema } from "../schemas/common.js";
 import { audienceBody, audienceListSchema, audienceSchema } from "../schemas/admin.js";
 import type { AdminOptions } from "./admin.js";
 import type { Store } from "../store/types.js";
+import { REGEX_BUDGET_MS, withRegexBudget } from "../decide/regex-budget.js";
 
 async function checkCondition(condition: unknown): Promise<void> {
   const result = validateCondition(condition);
@@ -178,11 +179,16 @@ export function audienceRoutes(app: FastifyInstance, opts: AdminOptions): void {
       // The same attributes as a config call at this moment (`now` included).
       const attributes = attributesOf(user as Record<string, unknown>, { now: opts.clock(), ...(url === undefined ? {} : { url }) });
       const condition = req.body.condition as Condition;
-      return {
+      // The operator's patterns on the visitor's values they typed: within a budget (decide/regex-budget.ts).
+      const { value: verdict, spent } = withRegexBudget(REGEX_BUDGET_MS.admin, "an audience test", () => ({
         matches: evalCondition(attributes, condition),
         clauses: explainCondition(attributes, condition),
-        attributes: attributes as AudienceEvaluateResponse["attributes"],
-      };
+      }));
+      // An answer whose later clauses matched nothing for want of time would be a wrong answer.
+      if (spent) {
+        throw new HttpError(400, "invalid_condition", `The condition's regular expressions took more than ${REGEX_BUDGET_MS.admin} ms on these values: use fewer or anchored patterns, or shorter values`);
+      }
+      return { ...verdict, attributes: attributes as AudienceEvaluateResponse["attributes"] };
     },
   );
 
