@@ -493,4 +493,17 @@ export type ExperienceResults = {
   range: { from: string | null; to: string | null };
   /** Why visitors are few, when a running experience has fewer than 100 (docs/results.md "Few visitors"); null otherwise. */
   diagnostics: ResultsDiagnostics | null;
+  /**
+   * Only when the experience has a revenue goal: the currencies of the account's recent orders
+   * (docs/results.md "Currencies"), the most orders first. Revenue adds amounts as sent, so more
+   * than one entry means the revenue figures mix currencies.
+   */
+  revenue_currencies?: RevenueCurrency[];
 };
+
+/**
+ * How many orders (REVENUE events whose amount counts) among the account's newest
+ * REVENUE_CURRENCY_WINDOW events carried one `properties.currency`: three ASCII letters
+ * upper-cased ("USD"), `"other"` for any other value, `null` for none.
+ */
+export type RevenueCurrency = { currency: string | null; orders: number };

@@ -70,3 +70,9 @@ export const EXPOSURE_CONFIG_PREFIX = "cf_exposure_";
 /** Whether a config is an exposure-only config (by its config_id, the id summaries carry). */
 export const isExposureConfig = (config: { config_id?: unknown } | null | undefined): boolean =>
   !!config && typeof config.config_id === "string" && config.config_id.startsWith(EXPOSURE_CONFIG_PREFIX);
+
+/**
+ * docs/results.md "Currencies": how many of the account's newest events the results answer's
+ * `revenue_currencies` looks at, at most (the bound of the goal editor's event names).
+ */
+export const REVENUE_CURRENCY_WINDOW = 50_000;

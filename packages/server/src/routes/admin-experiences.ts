@@ -8,6 +8,7 @@
 
 import { createHash } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { REVENUE_CURRENCY_WINDOW } from "@storefit/contract";
 import type {
   ExperienceDetail,
   ExperienceInput,
@@ -403,6 +404,10 @@ export function experienceRoutes(app: FastifyInstance, opts: AdminOptions): void
           totalVisitors: exposed.distinct,
         }),
       });
+      // Revenue adds amounts as sent: say which currencies they came in (docs/results.md "Currencies").
+      if (experience.goals.some((g) => g.kind === "revenue")) {
+        answer.revenue_currencies = await store.recentRevenueCurrencies(accountId, REVENUE_CURRENCY_WINDOW);
+      }
       resultsCache.set(key, answer);
       return answer;
     },

@@ -405,6 +405,12 @@ export const resultsSchema = obj(
       ["from", "to"],
     ),
     diagnostics: { anyOf: [diagnosticsSchema, { type: "null" }], description: "Why a running experience has fewer than 100 visitors (docs/results.md \"Few visitors\"); null otherwise" },
+    revenue_currencies: {
+      type: "array",
+      description:
+        "Only when the experience has a revenue goal: the orders among the account's newest 50,000 events per properties.currency (three letters upper-cased; \"other\": any other value; null: none), the most orders first. Revenue adds amounts as sent: more than one entry means it mixes currencies (docs/results.md \"Currencies\")",
+      items: obj({ currency: { type: ["string", "null"] }, orders: count }, ["currency", "orders"]),
+    },
   },
   ["experience_id", "engine", "correction", "alpha", "computed_at", "total_visitors", "variations", "rules", "range", "diagnostics"],
 );

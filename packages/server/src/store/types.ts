@@ -12,6 +12,7 @@ import type {
   ConfigSummary,
   ExperienceDetail,
   GoalDefinition,
+  RevenueCurrency,
   Role,
   TrackedEvent,
   User,
@@ -400,6 +401,14 @@ export interface EventNameStore {
    * its number of events in the window. `complete`: the window held every event of the account.
    */
   recentEventNames(accountId: string, type: string, window: number, limit: number): Awaitable<RecentEventNames>;
+  /**
+   * The currencies of the orders among the account's `window` newest events (docs/results.md
+   * "Currencies"): REVENUE events whose amount counts (countedAmount > 0), counted by their
+   * `properties.currency` — three ASCII letters upper-cased, "other" for any other value, null
+   * when it is missing or JSON null (or the stored JSON does not parse) — the most orders first,
+   * then by currency. Never fails on an odd stored row.
+   */
+  recentRevenueCurrencies(accountId: string, window: number): Awaitable<RevenueCurrency[]>;
 }
 
 export type RecentEventNames = { names: { name: string; events: number }[]; complete: boolean };

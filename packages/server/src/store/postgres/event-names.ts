@@ -1,6 +1,10 @@
-// The event names the goal editor offers (GET /api/events/names), on PostgreSQL.
+// The event names the goal editor offers (GET /api/events/names), and the currencies of recent
+// orders the results answer carries (docs/results.md "Currencies"), on PostgreSQL.
 
 import type pg from "pg";
+import type { RevenueCurrency } from "@storefit/contract";
+import { countedAmountSql } from "../event-fields.js";
+import { OTHER_CURRENCY, sortRevenueCurrencies } from "../revenue-currencies.js";
 import { GOAL_EVENT_NAME_MAX } from "../types.js";
 import type { EventNameStore, RecentEventNames } from "../types.js";
 import { snapshot, query } from "./db.js";
@@ -22,5 +26,32 @@ export function postgresEventNames(pool: pg.Pool): EventNameStore {
         const beyond = await query(client, "SELECT 1 FROM events WHERE account_id = $1 ORDER BY seq DESC LIMIT 1 OFFSET $2", [accountId, window]);
         return { names: names.map(({ name, events }) => ({ name, events })), complete: beyond.length === 0 };
       }),
+    recentRevenueCurrencies: async (accountId: string, window: number): Promise<RevenueCurrency[]> => {
+      // As on SQLite. event_json is json (migrations.ts): text PostgreSQL checked on insert, so it
+      // parses, and `->` on a value that is not an object gives NULL, not an error. But `->`
+      // decodes every string of the document on its way, and fails the whole statement on an
+      // escape it cannot turn into text: \u0000 anywhere in the event (json accepts it, text
+      // cannot hold it), or any non-ASCII one in a database that is not UTF-8. So a row with a
+      // \u escape has each one replaced by \u0020 first: the structure is unchanged and a value
+      // with an escape is "other" either way, since only plain letters make a code
+      // (revenue-currencies.ts). The value's text is read as stored, never decoded.
+      // COLLATE "C": the letter ranges are ASCII's, whatever the database's locale.
+      const rows = await query<RevenueCurrency>(
+        pool,
+        `SELECT CASE
+           WHEN raw IS NULL OR raw = 'null' THEN NULL
+           WHEN raw ~ '^"[A-Za-z]{3}"$' THEN upper(substr(raw, 2, 3))
+           ELSE '${OTHER_CURRENCY}' END AS currency, count(*)::int AS orders
+         FROM (
+           SELECT (CASE WHEN strpos(event_json::text, '\\u') > 0
+                     THEN regexp_replace(event_json::text, '\\\\u[0-9A-Fa-f]{4}', '\\\\u0020', 'g')::json
+                     ELSE event_json END -> 'properties' -> 'currency')::text COLLATE "C" AS raw
+           FROM (SELECT event_type, revenue_amount, event_json FROM events WHERE account_id = $1 ORDER BY seq DESC LIMIT $2) w
+           WHERE event_type = 'REVENUE' AND ${countedAmountSql("revenue_amount")} > 0
+         ) c GROUP BY 1`,
+        [accountId, window],
+      );
+      return sortRevenueCurrencies(rows);
+    },
   };
 }

@@ -1,5 +1,9 @@
-// The event names the goal editor offers (GET /api/events/names), on SQLite.
+// The event names the goal editor offers (GET /api/events/names), and the currencies of recent
+// orders the results answer carries (docs/results.md "Currencies"), on SQLite.
 
+import type { RevenueCurrency } from "@storefit/contract";
+import { countedAmountSql } from "../event-fields.js";
+import { OTHER_CURRENCY, sortRevenueCurrencies } from "../revenue-currencies.js";
 import { GOAL_EVENT_NAME_MAX } from "../types.js";
 import type { EventNameStore, RecentEventNames, Sync } from "../types.js";
 import type { SqliteDb } from "./db.js";
@@ -24,6 +28,32 @@ export function sqliteEventNames(d: SqliteDb): Sync<EventNameStore> {
           .get({ account: accountId, window });
         return { names: names.map(({ name, events }) => ({ name, events })), complete: beyond === undefined };
       });
+    },
+    recentRevenueCurrencies(accountId: string, window: number): RevenueCurrency[] {
+      // The same window as the names. Only the orders' JSON is read, and only text that
+      // json_valid accepts (a BLOB, JSON5 or JSON nested deeper than SQLite parses would make
+      // `->` fail the whole read): CASE evaluates its branches in order, AND does not promise to.
+      // `->` gives the value's JSON text as stored, escapes and all (revenue-currencies.ts).
+      const rows = d.read(
+        () =>
+          d
+            .sql(
+              `SELECT CASE
+                 WHEN raw IS NULL OR raw = 'null' THEN NULL
+                 WHEN length(raw) = 5 AND substr(raw, 1, 1) = '"' AND substr(raw, 5, 1) = '"'
+                   AND substr(raw, 2, 3) GLOB '[A-Za-z][A-Za-z][A-Za-z]' THEN upper(substr(raw, 2, 3))
+                 ELSE '${OTHER_CURRENCY}' END AS currency, count(*) AS orders
+               FROM (
+                 SELECT CASE WHEN typeof(event_json) = 'text' THEN
+                          CASE WHEN json_valid(event_json) THEN event_json -> '$.properties.currency' END
+                        END AS raw
+                 FROM (SELECT event_type, revenue_amount, event_json FROM events WHERE account_id = @account ORDER BY seq DESC LIMIT @window)
+                 WHERE event_type = 'REVENUE' AND ${countedAmountSql("revenue_amount")} > 0
+               ) GROUP BY 1`,
+            )
+            .all({ account: accountId, window }) as RevenueCurrency[],
+      );
+      return sortRevenueCurrencies(rows);
     },
   };
 }
