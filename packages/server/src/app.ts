@@ -11,6 +11,7 @@ import { MAX_BODY_BYTES } from "@storefit/contract";
 import type { Store } from "./store/types.js";
 import { AccountSnapshots } from "./decide/snapshots.js";
 import { HttpError, sendError, sendRateLimited } from "./http/errors.js";
+import { RESERVED_ID_MESSAGE } from "./schemas/common.js";
 import {
   CLIENT_BODY_LIMIT,
   DASHBOARD_CSP,
@@ -65,6 +66,13 @@ export type AppOptions = {
   trustProxy?: boolean | string | string[];
 };
 
+/**
+ * The longest path parameter the router takes, decoded, in UTF-16 units. The schemas allow up to
+ * 256 characters (a visitor's customer id in /api/visitors/:visitor/timeline, a client key), twice
+ * that in units for characters outside the BMP; Fastify's default, 100, refused longer valid ones.
+ */
+const MAX_PARAM_LENGTH = 512;
+
 /** Every file of the dashboard (docs/security.md "Headers"). */
 const DASHBOARD_HEADERS = {
   "content-security-policy": DASHBOARD_CSP,
@@ -106,7 +114,16 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     http: { headersTimeout: server.headersTimeoutMs, connectionsCheckingInterval: server.checkIntervalMs },
     // What Node's HTTP parser refuses (malformed, headers too large, too slow) in our error shape.
     clientErrorHandler: clientErrorAnswer,
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    // A path the router cannot read (bad percent-encoding, a segment over maxParamLength) in our
+    // error shape and headers; Fastify's own answer echoes the path and lacks nosniff.
+    frameworkErrors: (err, _req, reply) => {
+      if (err.code === "FST_ERR_MAX_PARAM_LENGTH") {
+        return sendError(reply, 414, "bad_request", `A part of the path is longer than ${MAX_PARAM_LENGTH} characters`);
+      }
+      if (err.code === "FST_ERR_BAD_URL") return sendError(reply, 400, "bad_request", "The path is not valid percent-encoded UTF-8");
+      return sendError(reply, 500, "internal");
+    },
     // Validate, never repair: no coercion and no silent removal of unknown keys.
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: false } },
   });
@@ -166,7 +183,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     if (err instanceof HttpError) return sendError(reply, err.statusCode, err.code, err.message);
     if (err instanceof BodyBytesLimited) return sendRateLimited(reply, err.retryAfterS);
     if ("validation" in err && err.validation) {
-      return sendError(reply, 400, "invalid_body", `${err.validationContext ?? "body"}${err.message.replace(/^(body|querystring|params)/, "")}`);
+      // `not` is only used to refuse reserved ids (schemas/common.ts).
+      const message = err.message.replace(/^(body|querystring|params)/, "").replace(/must NOT be valid$/, RESERVED_ID_MESSAGE);
+      return sendError(reply, 400, "invalid_body", `${err.validationContext ?? "body"}${message}`);
     }
     switch (err.code) {
       case "FST_ERR_CTP_BODY_TOO_LARGE":

@@ -190,8 +190,8 @@ export function splitOf(behaviour: BehaviourDefinition, groupShare = 1): string 
     const traffic = groupShare * Math.min(1, Math.max(0, behaviour.traffic_allocation));
     let total = 0;
     for (const v of behaviour.variations) total += Math.max(0, v.weight);
-    const out: Record<string, number> = {};
-    for (const v of behaviour.variations) out[v.id] = total > 0 ? (traffic * Math.max(0, v.weight)) / total : 0;
+    // fromEntries makes own properties: `out[v.id] = p` on `{}` lost a variation named `__proto__`.
+    const out = Object.fromEntries(behaviour.variations.map((v) => [v.id, total > 0 ? (traffic * Math.max(0, v.weight)) / total : 0]));
     splits.set(behaviour, (split = JSON.stringify(out)));
   }
   return split;

@@ -270,8 +270,8 @@ function dailyOf(
   return days.map((date) => ({
     date,
     variations: variationIds.map((variation_id) => {
-      const conversions: Record<string, number> = {};
-      for (const g of goals) conversions[g.id] = conversionsByDay.get(date)?.get(variation_id)?.get(g.id) ?? 0;
+      // Own properties whatever the goal id (`conversions[g.id] = n` on `{}` lost a goal `__proto__`).
+      const conversions = Object.fromEntries(goals.map((g) => [g.id, conversionsByDay.get(date)?.get(variation_id)?.get(g.id) ?? 0]));
       return { variation_id, visitors: visitorsByDay.get(date)?.get(variation_id) ?? 0, conversions };
     }),
   }));

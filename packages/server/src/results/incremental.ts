@@ -52,8 +52,10 @@ export const goalsKey = (goals: readonly GoalDefinition[]): string => `${STATE_F
  * MAX_REVENUE_AMOUNT as 0, where format 3 counted it (a state of format 3 may hold amounts of 1e308
  * and infinite sums: it is made again). Format 5 takes a REVENUE event whose amount counts 0 (a
  * refund, a free order, an invalid amount) for no order, where format 4 counted it as one.
+ * Format 6 counts visitors seen in a variation whose id is an Object.prototype name (`__proto__`,
+ * `toString`: addSeen), which format 5 lost or stored as text.
  */
-const STATE_FORMAT = 5;
+const STATE_FORMAT = 6;
 
 /** The event types the goals read: the fold reads only these events. */
 export const goalTypes = (goals: readonly GoalDefinition[]): string[] => [...new Set(goals.map((g) => GOAL_EVENT_TYPES[g.kind]))];
@@ -241,6 +243,16 @@ export type Totals = {
 
 export const emptyTotals = (): Totals => ({ visitors: 0, seen: {}, days: {}, sums: {} });
 
+/**
+ * One more visitor seen in `variation`. The count is an own property whatever the id: `seen` is
+ * plain JSON (a state read back is an ordinary object), and there `seen["__proto__"] = n` would set
+ * the prototype (the count lost) and `seen.toString ?? 0` read Object.prototype's function.
+ */
+export function addSeen(totals: Totals, variation: string): void {
+  const n = Object.hasOwn(totals.seen, variation) ? totals.seen[variation] : 0;
+  Object.defineProperty(totals.seen, variation, { value: (typeof n === "number" ? n : 0) + 1, enumerable: true, writable: true, configurable: true });
+}
+
 /** Day strings by day number: formatting a Date per visitor and goal took a tenth of a fold's totals. */
 const days = new Map<number, string>();
 const isoDay = (ms: number): string | null => {
@@ -340,7 +352,7 @@ export function aggregateOf(totals: Totals, goals: readonly GoalDefinition[]): R
 /** The distinct visitors, in all and per variation seen (exposureVisitors without a range). */
 export function exposedOf(totals: Totals): { distinct: number; byVariation: VariationVisitors[] } {
   const byVariation = Object.entries(totals.seen)
-    .filter(([, visitors]) => visitors > 0)
+    .filter(([, visitors]) => typeof visitors === "number" && visitors > 0)
     .map(([variation_id, visitors]) => ({ variation_id, visitors }))
     .sort((a, b) => byText(a.variation_id, b.variation_id));
   return { distinct: totals.visitors, byVariation };

@@ -30,7 +30,19 @@ export const enumOf = (values: readonly string[]): JsonSchema => ({ type: "strin
 
 /** Ids we generate and ids a caller chooses: no ":" (it separates "expId:variationId"). */
 export const ID_PATTERN = "^[A-Za-z0-9_.-]{1,128}$";
-export const id: JsonSchema = { type: "string", pattern: ID_PATTERN };
+
+/**
+ * Names every plain JavaScript object already has (`__proto__`, `constructor`, `toString`, …):
+ * not ids. Ids are keys of objects the service and the dashboard build, and `map[id] = …` with
+ * such an id on `{}` sets the object's prototype or adds to an inherited function. Those maps
+ * guard themselves too (results, the visual editor); refusing the names keeps new ones out.
+ */
+export const RESERVED_IDS: readonly string[] = [...new Set([...Object.getOwnPropertyNames(Object.prototype), "__proto__", "prototype"])].sort();
+
+/** The 400's message for a reserved id (Ajv's own for `not` says only "must NOT be valid"). */
+export const RESERVED_ID_MESSAGE = `must not be a name every JavaScript object has (${RESERVED_IDS.join(", ")})`;
+
+export const id: JsonSchema = { type: "string", pattern: ID_PATTERN, not: { enum: [...RESERVED_IDS] } };
 
 export const idParams = obj({ id }, ["id"]);
 

@@ -379,10 +379,19 @@ const fresh = (configs: ConfigDefinition[]): History => ({
   lastKey: null,
 });
 
+/**
+ * A variation's entry in one of the state's records, own properties only: ids are the operator's
+ * (`__proto__`, `toString` were accepted before the service refused them), and an inherited
+ * member is no variation's history.
+ */
+const own = <T>(record: Record<string, T>, id: string): T | undefined => (Object.hasOwn(record, id) ? record[id] : undefined);
+
+export const historyOf = (state: EditorState, variationId: string): History | undefined => own(state.histories, variationId);
+
 export function editorReducer(state: EditorState, action: EditorAction): EditorState {
   if (action.type === "load") {
-    const histories: Record<string, History> = {};
-    for (const [id, configs] of Object.entries(action.variations)) histories[id] = fresh(configs);
+    // Object.fromEntries and spreads make own properties; `histories[id] = …` on `{}` did not for `__proto__`.
+    const histories = Object.fromEntries(Object.entries(action.variations).map(([id, configs]) => [id, fresh(configs)]));
     return { histories, saved: { ...action.variations } };
   }
   if (action.type === "reload")
@@ -390,7 +399,7 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
       histories: { ...state.histories, [action.variationId]: fresh(action.configs) },
       saved: { ...state.saved, [action.variationId]: action.configs },
     };
-  const h = state.histories[action.variationId];
+  const h = historyOf(state, action.variationId);
   if (!h) return state;
   const put = (next: History): EditorState => ({
     ...state,
@@ -429,6 +438,6 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
 }
 
 export const isDirty = (state: EditorState, variationId: string): boolean => {
-  const h = state.histories[variationId];
-  return !!h && JSON.stringify(h.present) !== JSON.stringify(state.saved[variationId] ?? []);
+  const h = historyOf(state, variationId);
+  return !!h && JSON.stringify(h.present) !== JSON.stringify(own(state.saved, variationId) ?? []);
 };

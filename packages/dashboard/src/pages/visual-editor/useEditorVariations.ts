@@ -5,7 +5,7 @@ import { useCallback, useMemo, useReducer, useState } from "react";
 import { useSearchParams } from "react-router";
 import type { ConfigDefinition, ExperienceDetail } from "@storefit/contract";
 import type { EditorState, VariationContext } from "./model";
-import { editorReducer, isDirty } from "./model";
+import { editorReducer, historyOf, isDirty } from "./model";
 
 export type VariationOption = { id: string; label: string; context: VariationContext };
 
@@ -24,9 +24,13 @@ function variationOptions(experience: ExperienceDetail): VariationOption[] {
   );
 }
 
-/** Each variation's configs as the experience has them. */
+/**
+ * Each variation's configs as the experience has them, in an object without a prototype: a
+ * variation id may be `__proto__` or `toString` (stored before the service refused them), and on
+ * `{}` writing the one sets the prototype and reading the other finds Object.prototype's function.
+ */
 export function loadedConfigs(experience: ExperienceDetail): Record<string, ConfigDefinition[]> {
-  const variations: Record<string, ConfigDefinition[]> = {};
+  const variations = Object.create(null) as Record<string, ConfigDefinition[]>;
   for (const rule of experience.rules)
     for (const v of rule.behaviour.variations) variations[v.id] = v.configs;
   return variations;
@@ -66,7 +70,7 @@ export function useEditorVariations(
     );
   };
 
-  const history = state.histories[variationId];
+  const history = historyOf(state, variationId);
   const configs = useMemo(() => history?.present ?? [], [history]);
   const edit = useCallback(
     (key: string | null, change: (c: ConfigDefinition[]) => ConfigDefinition[]) => {

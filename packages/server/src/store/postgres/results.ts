@@ -12,7 +12,7 @@ import { GOAL_EVENT_TYPES, MAX_DATE_MS, NAMED_TYPES, countedAmountSql, goalCandi
 import { randomUUID } from "node:crypto";
 import { execute, query, snapshot, transaction } from "./db.js";
 import { BUILDING_SEQ, CLAIM_HEARTBEAT_MS, CLAIM_POLL_MS, ResultsBuildBusy, claimFresh, claimJson, foldExposureRows, nextSlice, parseClaim, sliceEnd, startSlices, sleep, stateBuild } from "../../results/build.js";
-import { Fold, aggregateOf, countAllInSlices, foldVisitors, matcherFor, applyEvent, countVisitor, emptyTotals, exposedOf, goalTypes, goalsKey, newlySeen, parseVisitor, toRecount, visitorJson } from "../../results/incremental.js";
+import { Fold, addSeen, aggregateOf, countAllInSlices, foldVisitors, matcherFor, applyEvent, countVisitor, emptyTotals, exposedOf, goalTypes, goalsKey, newlySeen, parseVisitor, toRecount, visitorJson } from "../../results/incremental.js";
 import type { CandidateEvent, CountedVisitor, ExposureRow, FirstExposure, Totals, GoalMatcher } from "../../results/incremental.js";
 
 const INT64_MIN = -(2n ** 63n);
@@ -163,7 +163,7 @@ async function foldForward(
   // it, as on SQLite: no row per visitor and variation to write (results_seen, until the state's
   // format 2).
   for (const variation of newlySeen(exposed.filter((x): x is { user_id: string; variation_id: string } => x.variation_id !== null), exposures, from.x)) {
-    totals.seen[variation] = (totals.seen[variation] ?? 0) + 1;
+    addSeen(totals, variation);
   }
   const recount = toRecount(touched, before, exposures, upX);
   const older = new Map<string, CandidateEvent[]>();
@@ -423,7 +423,7 @@ async function buildState(
          AND ($4::text IS NULL OR user_id > $4) AND ($5::text IS NULL OR user_id <= $5)`,
       [...key, upX, after, last],
     );
-    for (const x of pairs) totals.seen[x.variation_id] = (totals.seen[x.variation_id] ?? 0) + 1;
+    for (const x of pairs) addSeen(totals, x.variation_id);
     if (!(await slice("first exposures"))) return false;
     if (last === null) break;
     after = last;

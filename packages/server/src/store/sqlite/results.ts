@@ -4,7 +4,7 @@
 import { matchDomain, matchPagePath } from "@storefit/contract";
 import type { GoalDefinition } from "@storefit/contract";
 import type { Awaitable, ExposureDay, FoldedResults, GoalSums, PageViews, ResultsAggregate, ResultsRange, ResultsStore, Sync, VariationVisitors } from "../types.js";
-import { Fold, aggregateOf, countAllInSlices, foldVisitors, matcherFor, applyEvent, countVisitor, emptyTotals, exposedOf, goalTypes, goalsKey, newlySeen, parseVisitor, toRecount, visitorJson } from "../../results/incremental.js";
+import { Fold, addSeen, aggregateOf, countAllInSlices, foldVisitors, matcherFor, applyEvent, countVisitor, emptyTotals, exposedOf, goalTypes, goalsKey, newlySeen, parseVisitor, toRecount, visitorJson } from "../../results/incremental.js";
 import type { CandidateEvent, CountedVisitor, ExposureRow, FirstExposure, Totals, GoalMatcher } from "../../results/incremental.js";
 import { GOAL_EVENT_TYPES, MAX_DATE_MS, NAMED_TYPES, countedAmountSql, goalCandidates } from "../event-fields.js";
 import { randomUUID } from "node:crypto";
@@ -445,7 +445,7 @@ export function sqliteResults(d: SqliteDb, reader: ReadWorker | null = null): Sq
          WHERE account_id = @account AND experience_id = @experience AND forced = 0 AND user_id IS NOT NULL AND variation_id IS NOT NULL
            AND seq <= @upX ${bound} ${last === null ? "" : "AND user_id <= @last"}`,
       ).all({ ...key, after, last, upX }) as { user_id: string; variation_id: string }[];
-      for (const x of pairs) totals.seen[x.variation_id] = (totals.seen[x.variation_id] ?? 0) + 1;
+      for (const x of pairs) addSeen(totals, x.variation_id);
       if (!(await slice("first exposures"))) return false;
       if (last === null) break;
       after = last;
@@ -544,7 +544,7 @@ export function sqliteResults(d: SqliteDb, reader: ReadWorker | null = null): Sq
     // written at a random place per new visitor, about half of what a fold wrote
     // (docs/benchmarks.md, "Results").
     for (const variation of newlySeen(exposed.filter((x): x is { user_id: string; variation_id: string } => x.variation_id !== null), exposures, from.x)) {
-      totals.seen[variation] = (totals.seen[variation] ?? 0) + 1;
+      addSeen(totals, variation);
     }
     const recount = toRecount(touched, stored, exposures, upX);
     const older = new Map<string, CandidateEvent[]>();
