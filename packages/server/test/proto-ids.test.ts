@@ -171,6 +171,32 @@ describe.each(BACKENDS)("results with variations __proto__ and toString and a go
   });
 });
 
+describe.each(BACKENDS)("a results state stored by the format before on %s", (name) => {
+  it("(the __proto__ count lost, toString's stored as text) is made again, not folded into", async () => {
+    const b = await openBackend(name);
+    const { app, get } = await setUp(b.store);
+    try {
+      const writes: ClientWrite[] = [];
+      for (let i = 0; i < 7; i++) writes.push(...visitor(`p${i}`, "__proto__", false));
+      for (let i = 0; i < 5; i++) writes.push(...visitor(`t${i}`, "toString", false));
+      await b.store.commitClientWrites(writes);
+      expect((await get("/api/results/exp_p")).variations.map((v) => v.visitors)).toEqual([7, 5]);
+      // What format 5 stored for these visitors: no __proto__ key, and text for toString.
+      const [state] = await b.query<{ goals: string; totals: string }>("SELECT goals, totals FROM results_state WHERE experience_id = 'exp_p'");
+      const totals = JSON.parse(state!.totals) as { seen: Record<string, unknown> };
+      expect(state!.goals).toMatch(/^6 /);
+      totals.seen = { toString: `${String(Object.prototype.toString)}11111` };
+      const text = (x: string) => `'${x.replace(/'/g, "''")}'`;
+      await b.exec(`UPDATE results_state SET goals = ${text(state!.goals.replace(/^6 /, "5 "))}, totals = ${text(JSON.stringify(totals))} WHERE experience_id = 'exp_p'`);
+      await b.store.commitClientWrites(visitor("p7", "__proto__", false));
+      expect((await get("/api/results/exp_p")).variations.map((v) => [v.variation_id, v.visitors])).toEqual([["__proto__", 8], ["toString", 5]]);
+    } finally {
+      await app.close();
+      await b.close();
+    }
+  });
+});
+
 // ---- paths the router cannot read ----
 
 describe("a path the router cannot read answers in the service's error shape", () => {
