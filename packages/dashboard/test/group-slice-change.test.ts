@@ -192,6 +192,50 @@ describe("the split-traffic remedy with an experience that runs in the group", (
     );
   });
 
+  it("keeps the start of the slice of the one that runs, whichever of the two it is", () => {
+    // The edited experience runs; the other one is new to the group.
+    const runs = (start: number, end: number) =>
+      listed("k2", "K2 sanitizer B", "running", { name: "sanitizer", start, end });
+    expect(planSplit([runs(0, 0.5), K3], "k2", "k3", "sanitizer")).toEqual({
+      ok: true,
+      self: { name: "sanitizer", start: 0, end: 0.5 },
+      other: { name: "sanitizer", start: 0.5, end: 1 },
+    });
+    expect(planSplit([runs(0, 1), K3], "k2", "k3", "sanitizer")).toEqual({
+      ok: true,
+      self: { name: "sanitizer", start: 0, end: 0.5 },
+      other: { name: "sanitizer", start: 0.5, end: 1 },
+    });
+    // Both run: each keeps its own shoppers.
+    const k4 = listed("k4", "K4", "paused", { name: "sanitizer", start: 0.6, end: 0.9 });
+    expect(planSplit([runs(0.1, 0.4), k4], "k2", "k4", "sanitizer")).toEqual({
+      ok: true,
+      self: { name: "sanitizer", start: 0, end: 0.5 },
+      other: { name: "sanitizer", start: 0.5, end: 1 },
+    });
+    expect(splitDialog([runs(0, 0.5), K3], "k2", "k3")).not.toContain("split-shift");
+    expect(splitDialog([runs(0, 1), K3], "k2", "k3")).toContain(
+      "“K2 sanitizer B” gives up 50 %–100 % of the group: its shoppers there will no longer see it; those in the half of “K3 sanitizer C” switch to that experience and count in both experiences' results.",
+    );
+  });
+
+  it("names no former holder of the space its half takes when the group never had another member", () => {
+    const alone = listed("k2", "K2 sanitizer B", "running", {
+      name: "sanitizer",
+      start: 0.3,
+      end: 0.6,
+    });
+    const text = splitDialog([alone, K3], "k2", "k3");
+    expect(text).toContain(
+      "“K2 sanitizer B” gives up 50 %–60 % of the group: its shoppers there will no longer see it; those in the half of “K3 sanitizer C” switch",
+    );
+    expect(text).not.toContain("If another member held it before");
+    // With an archived member whose last slice was in the group, it is said.
+    expect(splitDialog([alone, OLD, K3], "k2", "k3")).toContain(
+      "“K2 sanitizer B” already runs in “sanitizer”: its half takes 0 %–30 % of the group, free now but not its own. If another member held it before",
+    );
+  });
+
   it("says nothing more for two experiences new to the group", () => {
     const a = listed("a", "A", "running", null);
     expect(splitDialog([a, K3], "k3", "a")).not.toContain("split-shift");

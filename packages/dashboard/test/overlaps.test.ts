@@ -119,7 +119,9 @@ describe("the split-traffic remedy", () => {
     const crowded = [...inGroup, member("third", "running", { name: "g", start: 0, end: 0.25 })];
     const plan = planSplit(crowded, "self", "other", "g");
     expect(plan.ok).toBe(false);
-    expect(!plan.ok && plan.message).toContain("No room for two halves in “g”");
+    expect(!plan.ok && plan.message).toBe(
+      "No room for two halves in “g”: “Experience third” already holds part of its traffic. Choose another group name.",
+    );
     expect(planSplit(inGroup, "self", "other", "  ")).toEqual({
       ok: false,
       message: "Give the group a name.",

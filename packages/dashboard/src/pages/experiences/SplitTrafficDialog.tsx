@@ -87,12 +87,12 @@ export function SplitTrafficForm({
         Nothing else of either experience changes; you can change the shares later in each
         experience's “Mutually exclusive group” section.
       </p>
-      {shifts.map(({ id, name: who, change, releasedTo }) => (
+      {shifts.map(({ id, name: who, change, releasedTo, othersInGroup }) => (
         <p key={id} className="notice notice--warning" data-testid="split-shift">
-          {change.taken.length
+          {othersInGroup && change.taken.length
             ? `“${who}” already runs in “${group}”: its half takes ${rangesLabel(change.taken)} of the group, free now but not its own. If another member held it before${change.neighbours.length ? ` (perhaps ${listWords(change.neighbours.map((n) => `“${n}”`))}, if its share was made smaller or it stopped)` : ""}, those shoppers will switch to “${who}” and count in both experiences' results. Storefit keeps no record of earlier shares, so it cannot tell.`
             : ""}
-          {change.taken.length && change.released.length ? " " : ""}
+          {othersInGroup && change.taken.length && change.released.length ? " " : ""}
           {change.released.length
             ? `“${who}” gives up ${rangesLabel(change.released)} of the group: its shoppers there will no longer see it${releasedTo ? `; those in the half of “${releasedTo}” switch to that experience and count in both experiences' results` : ""}.`
             : ""}

@@ -217,11 +217,29 @@ export function ownSlice(
     : null;
 }
 
+/** How much of `own` (none: nothing) `next` keeps, in units. */
+const kept = (own: Slice | null, next: Slice) =>
+  own
+    ? Math.max(
+        0,
+        Math.min(toUnits(own.end), toUnits(next.end)) -
+          Math.max(toUnits(own.start), toUnits(next.start)),
+      )
+    : 0;
+
+/** The two halves of a group: 0 %–50 % and 50 %–100 %. */
+const HALVES: readonly [Slice, Slice] = [
+  { start: 0, end: 0.5 },
+  { start: 0.5, end: 1 },
+];
+
 /**
- * Puts `selfId` and `otherId` into group `name` with 50 % each, around the group's other running
- * and paused members. One that has run in the group keeps its own slice as far as its half allows
- * (placeSlice's `own`); the other experience keeps its place when it is already in the group and
- * its half fits there.
+ * Puts `selfId` and `otherId` into group `name` with 50 % each. Two halves fill the group, so
+ * they fit only when no other member runs or is paused in it, and then one gets 0 %–50 % and the
+ * other 50 %–100 %. Of the two ways, the one that keeps more of the shoppers of the two
+ * experiences that have run in the group (running or paused: `ownSlice`) in their own halves;
+ * on a tie, the one where such an experience keeps the start of its slice (as a smaller share
+ * does in the editor); else `otherId` gets the first half.
  */
 export function planSplit(
   experiences: readonly Pick<ExperienceSummary, "id" | "name" | "status" | "exclusion_group">[],
@@ -233,25 +251,33 @@ export function planSplit(
   if (group === "") return { ok: false, message: "Give the group a name." };
   if (group.length > 100)
     return { ok: false, message: "The group's name can be at most 100 characters." };
-  const occupied = groupMembers(experiences, group, [selfId, otherId]).map((m) => m.slice);
-  const otherNow = experiences.find((e) => e.id === otherId)?.exclusion_group;
-  const other = placeSlice(
-    occupied,
-    0.5,
-    otherNow?.name === group ? otherNow.start : undefined,
-    ownSlice(experiences, otherId, group),
+  const holders = groupMembers(experiences, group, [selfId, otherId]).filter(
+    (m) => toUnits(m.slice.end) > toUnits(m.slice.start),
   );
-  if (!other.ok)
-    return { ok: false, message: `No room for two halves in “${group}”: ${other.message}` };
-  const self = placeSlice(
-    [...occupied, other.slice],
-    0.5,
-    undefined,
-    ownSlice(experiences, selfId, group),
-  );
-  if (!self.ok)
-    return { ok: false, message: `No room for two halves in “${group}”: ${self.message}` };
-  return { ok: true, self: { name: group, ...self.slice }, other: { name: group, ...other.slice } };
+  if (holders.length)
+    return {
+      ok: false,
+      message: `No room for two halves in “${group}”: ${listWords(holders.map((m) => `“${m.name}”`))} already ${holders.length > 1 ? "hold" : "holds"} part of its traffic. Choose another group name.`,
+    };
+  const selfOwn = ownSlice(experiences, selfId, group);
+  const otherOwn = ownSlice(experiences, otherId, group);
+  const keepsStart = (own: Slice | null, next: Slice) =>
+    own !== null && next.start <= own.start && own.start < next.end ? 1 : 0;
+  // [shoppers kept, starts kept] when `other` gets HALVES[i] and `self` the rest.
+  const score = (i: 0 | 1) => {
+    const [other, self] = [HALVES[i], HALVES[1 - i]!];
+    return [
+      kept(otherOwn, other) + kept(selfOwn, self),
+      keepsStart(otherOwn, other) + keepsStart(selfOwn, self),
+    ] as const;
+  };
+  const [first, second] = [score(0), score(1)];
+  const i = second[0] > first[0] || (second[0] === first[0] && second[1] > first[1]) ? 1 : 0;
+  return {
+    ok: true,
+    other: { name: group, ...HALVES[i] },
+    self: { name: group, ...HALVES[1 - i]! },
+  };
 }
 
 /** What a split does to the shoppers of one of the two that has run in the group. */
@@ -261,12 +287,17 @@ export type SplitShift = {
   change: SliceChange;
   /** The partner, when its half covers part of what this one gives up: those shoppers switch to it. */
   releasedTo: string | null;
+  /**
+   * Whether the group has or had other members (running, paused, or archived with their last
+   * slice in it): only then may `change.taken` have held another member's shoppers.
+   */
+  othersInGroup: boolean;
 };
 
 /**
  * For each of the two experiences that is running or paused in the planned group: what its half
- * takes and gives up (sliceChange), when it takes or gives up anything and the group has or had
- * other members. The dialog says it before anything is saved.
+ * takes and gives up (sliceChange), when it gives up anything, or takes anything and the group
+ * has or had other members. The dialog says it before anything is saved.
  */
 export function splitShifts(
   experiences: readonly Pick<ExperienceSummary, "id" | "name" | "status" | "exclusion_group">[],
@@ -290,7 +321,7 @@ export function splitShifts(
     const change = sliceChange(own, next, others);
     const releasedTo = change.released.some((r) => meets(r, partner)) ? nameOf(partnerId) : null;
     if (change.released.length || (change.taken.length && others.length))
-      out.push({ id, name: nameOf(id), change, releasedTo });
+      out.push({ id, name: nameOf(id), change, releasedTo, othersInGroup: others.length > 0 });
   }
   return out;
 }
