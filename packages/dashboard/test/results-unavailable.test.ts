@@ -84,6 +84,14 @@ describe("the lift cell of a variation without a comparison", () => {
     expect(title(metricWithout({ reason: "no_conversions", arm: "treatment" }, money(200, 500, 10, "average_order_value"), money(200, 0, 0, "average_order_value"), "average_order_value"))).toBe(
       "No orders in this variation (200 visitors)",
     );
+    // No orders: the average order value is undefined (the service's 0 is not a value), so no
+    // "Values shown: −100.0%" beside it; no revenue per visitor is a value of 0, and has one.
+    const noOrders = metricWithout({ reason: "no_conversions", arm: "treatment" }, money(200, 500, 10, "average_order_value"), money(200, 0, 0, "average_order_value"), "average_order_value");
+    expect(liftCell(noOrders)).not.toContain("Values shown");
+    expect(buildResultsCsv({ ...resultsAnswer(), rules: [{ ...resultsAnswer().rules[0]!, metrics: [noOrders] }] }).split("\r\n")[2]!.split(",")[CSV_COLUMNS.indexOf("lift_of_values")]).toBe("");
+    expect(liftCell(metricWithout({ reason: "no_conversions", arm: "treatment" }, money(200, 500, 10, "revenue_per_visitor"), money(200, 0, 0, "revenue_per_visitor"), "revenue_per_visitor"))).toContain(
+      "Values shown: \u2212100.0%, no interval",
+    );
     expect(title(metricWithout({ reason: "control_zero", arm: "control" }, money(200, 0, 0, "revenue_per_visitor"), money(200, 500, 10, "revenue_per_visitor"), "revenue_per_visitor"))).toBe(
       "The control has no revenue (200 visitors)",
     );

@@ -31,13 +31,23 @@ export function shownLift(comparison: Comparison): ShownLift {
 }
 
 /**
+ * Whether `variation`'s value is a quantity. An average order value of no orders is undefined,
+ * though the service answers 0 for it (revenue 0 ÷ orders 0): a lift against it would read −100 %.
+ */
+export function hasValue(metric: MetricResult, variation: VariationMetric): boolean {
+  return metric.metric !== "average_order_value" || variation.conversions > 0;
+}
+
+/**
  * The lift of the values shown: treatment value ÷ control value − 1. Without CUPED it is the
  * engine's estimate; with CUPED the engine's estimate is adjusted and this one is given beside it,
- * so the rates on screen can always be checked against a lift. NaN without a control value.
+ * so the rates on screen can always be checked against a lift. NaN without a control value, or
+ * when either value is none (`hasValue`).
  */
 export function valueLift(metric: MetricResult, variation: VariationMetric): number {
   const control = metric.variations.find((v) => v.is_control);
   if (!control || !(control.value > 0)) return NaN;
+  if (!hasValue(metric, control) || !hasValue(metric, variation)) return NaN;
   return variation.value / control.value - 1;
 }
 
