@@ -1,5 +1,5 @@
 // The results of one rule (its audience): the sample-ratio check, a table per metric, the chart.
-import { Suspense, lazy } from "react";
+import { Fragment, Suspense, lazy } from "react";
 import type {
   ExperienceResults,
   MetricResult,
@@ -7,6 +7,7 @@ import type {
   RuleResults,
 } from "@storefit/contract";
 import { LoadingState } from "../../components/StatusMessage";
+import { mixedCurrencyWarning, singleCurrency } from "./currency";
 import { METRIC_LABELS, formatMetricValue } from "./format";
 import { cupedNote } from "./lift";
 import { MetricTable, variationLabel } from "./MetricTable";
@@ -44,6 +45,11 @@ export function RuleResultsSection({
     [];
   const headingId = `rule-${rule.rule_id}`;
   const significance = ruleSignificanceSentence(rule, results.engine, results.correction, results.alpha);
+  // Revenue adds amounts as sent (docs/results.md "Currencies"): name the one currency beside
+  // each revenue metric's title, or warn above the first revenue metric that several are mixed.
+  const currency = singleCurrency(results.revenue_currencies);
+  const currencyWarning = mixedCurrencyWarning(results.revenue_currencies);
+  const firstRevenue = rule.metrics.find((m) => m.goal_kind === "revenue");
 
   return (
     <section className="rule-results" aria-labelledby={headingId} data-testid="rule-results">
@@ -63,40 +69,55 @@ export function RuleResultsSection({
         </p>
       ) : (
         rule.metrics.map((metric) => (
-          <section
-            key={`${metric.goal_id}:${metric.metric}`}
-            className="metric-results"
-            data-testid="metric-results"
-            data-goal-id={metric.goal_id}
-            data-metric={metric.metric}
-          >
-            <h3 className="metric-results__title">
-              {metric.goal_name}
-              <span className="metric-results__kind"> · {METRIC_LABELS[metric.metric]}</span>
-              {metric.cuped ? (
-                <span
-                  className="tag"
-                  data-testid="cuped-tag"
-                  title="CUPED: the lift, its interval and significance are adjusted with each visitor's behaviour before the experience, which narrows the interval. The counts, rates and amounts shown are not adjusted."
-                >
-                  CUPED
-                </span>
-              ) : null}
-            </h3>
-            <div className="table-frame">
-              <MetricTable
-                metric={metric}
-                engine={results.engine}
-                correction={results.correction}
-                alpha={results.alpha}
-              />
-            </div>
-            {metric.cuped ? (
-              <p className="metric-results__note muted" data-testid="cuped-note">
-                {cupedNote(metric, controlValueText(metric))}
+          <Fragment key={`${metric.goal_id}:${metric.metric}`}>
+            {metric === firstRevenue && currencyWarning ? (
+              <p className="notice notice--warning" data-testid="currency-warning">
+                {currencyWarning}
               </p>
             ) : null}
-          </section>
+            <section
+              className="metric-results"
+              data-testid="metric-results"
+              data-goal-id={metric.goal_id}
+              data-metric={metric.metric}
+            >
+              <h3 className="metric-results__title">
+                {metric.goal_name}
+                <span className="metric-results__kind"> · {METRIC_LABELS[metric.metric]}</span>
+                {metric.cuped ? (
+                  <span
+                    className="tag"
+                    data-testid="cuped-tag"
+                    title="CUPED: the lift, its interval and significance are adjusted with each visitor's behaviour before the experience, which narrows the interval. The counts, rates and amounts shown are not adjusted."
+                  >
+                    CUPED
+                  </span>
+                ) : null}
+                {metric.goal_kind === "revenue" && currency ? (
+                  <span
+                    className="tag"
+                    data-testid="revenue-currency"
+                    title={`Amounts in ${currency}: every recent order of the shop came in it (docs/results.md "Currencies").`}
+                  >
+                    {currency}
+                  </span>
+                ) : null}
+              </h3>
+              <div className="table-frame">
+                <MetricTable
+                  metric={metric}
+                  engine={results.engine}
+                  correction={results.correction}
+                  alpha={results.alpha}
+                />
+              </div>
+              {metric.cuped ? (
+                <p className="metric-results__note muted" data-testid="cuped-note">
+                  {cupedNote(metric, controlValueText(metric))}
+                </p>
+              ) : null}
+            </section>
+          </Fragment>
         ))
       )}
       {significance ? (

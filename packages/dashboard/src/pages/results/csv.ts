@@ -4,6 +4,7 @@
 // −100 % at most, lift.ts). `lift` is the engine's, CUPED-adjusted when `cuped` is true;
 // `lift_of_values` is the lift of the `value` column, for checking.
 import type { ExperienceResults } from "@storefit/contract";
+import { currenciesCell } from "./currency";
 import { shownLift, valueLift } from "./lift";
 
 export const CSV_COLUMNS = [
@@ -37,6 +38,7 @@ export const CSV_COLUMNS = [
   "correction",
   "alpha",
   "computed_at",
+  "revenue_currencies",
 ] as const;
 
 type Cell = string | number | boolean | null | undefined;
@@ -96,6 +98,10 @@ export function buildResultsCsv(results: ExperienceResults): string {
           correction: results.correction,
           alpha: results.alpha,
           computed_at: results.computed_at,
+          // Revenue adds amounts as sent: the currencies of the shop's recent orders, "USD:6
+          // GBP:4" (docs/results.md "Currencies"); empty for other metrics.
+          revenue_currencies:
+            metric.goal_kind === "revenue" ? currenciesCell(results.revenue_currencies) : null,
         };
         lines.push(csvLine(CSV_COLUMNS.map((column) => row[column])));
       }
