@@ -16,6 +16,7 @@ import type { RuleResults } from "@storefit/contract";
 import { formatDay } from "../../format";
 import { rateAxis } from "./chart-scale";
 import { cumulativeSeries } from "./cumulative";
+import type { CumulativeRow } from "./cumulative";
 import { formatCount, formatPercent, formatPercentPrecise } from "./format";
 
 /** Distinct in hue and lightness for the common color-vision deficiencies (Okabe-Ito). */
@@ -39,7 +40,7 @@ export function DailyChart({
     return <p className="muted">No daily data yet.</p>;
   }
   const series = cumulativeSeries(rule.daily, goal.id);
-  const axis = rateAxis(series.rows.flatMap((row) => series.variationIds.map((id) => row[id])));
+  const axis = rateAxis(series.rows.flatMap((row) => row.rates));
   const summary = series.totals
     .map(
       (t) =>
@@ -105,7 +106,7 @@ export function DailyChart({
               <Line
                 key={id}
                 type="linear"
-                dataKey={id}
+                dataKey={(row: CumulativeRow) => row.rates[i]}
                 name={variationName(id)}
                 stroke={SERIES_COLORS[i % SERIES_COLORS.length]}
                 strokeWidth={2}

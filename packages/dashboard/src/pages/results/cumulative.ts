@@ -3,8 +3,12 @@
 // single day's rate is mostly noise; the lines settle as the experiment gathers visitors.
 import type { DailyPoint } from "@storefit/contract";
 
-/** One chart row: the day, and per variation id its cumulative rate (null before its first visitor). */
-export type CumulativeRow = { date: string } & { [variationId: string]: number | null | string };
+/**
+ * One chart row: the day, and each variation's cumulative rate in `variationIds` order (null
+ * before its first visitor). An array, not a key per variation id: the ids are the operator's,
+ * and a row keyed by them lost a variation `__proto__` and let one named `date` replace the day.
+ */
+export type CumulativeRow = { date: string; rates: (number | null)[] };
 
 export type CumulativeSeries = {
   rows: CumulativeRow[];
@@ -34,12 +38,12 @@ export function cumulativeSeries(daily: readonly DailyPoint[], goalId: string): 
     for (const v of day.variations) {
       const sum = sums.get(v.variation_id)!;
       sum.visitors += v.visitors;
-      sum.conversions += v.conversions[goalId] ?? 0;
+      // Own properties only: a goal id `toString` must not read Object.prototype's function.
+      const conversions = Object.hasOwn(v.conversions, goalId) ? v.conversions[goalId] : undefined;
+      sum.conversions += typeof conversions === "number" ? conversions : 0;
     }
-    const row: CumulativeRow = { date: day.date };
     // A variation absent on a day keeps its rate so far: no visitors that day changes nothing.
-    for (const id of variationIds) row[id] = rateOf(sums.get(id)!);
-    rows.push(row);
+    rows.push({ date: day.date, rates: variationIds.map((id) => rateOf(sums.get(id)!)) });
   }
   return {
     rows,
