@@ -34,7 +34,13 @@ export type DiagnosticsInput = {
   account: Account;
   experience: Experience;
   range: ResultsRange;
-  /** Distinct visitors exposed in the range (the results' total_visitors). */
+  /**
+   * The results' total_visitors: with a range, the visitors first exposed in it (a visitor first
+   * exposed before `from` is not in it, even when seen again inside). It only decides whether to
+   * diagnose: the diagnosis counts `exposed_visitors` as every visitor exposed in its window,
+   * returning ones included, as it compares them with the visitors of the target pages in that
+   * window; the screen says when those are more than the results count.
+   */
   totalVisitors: number;
 };
 

@@ -93,7 +93,8 @@ export function ResultsPage() {
   );
 }
 
-function ResultsBody({
+/** The answer on screen, or why there is none (exported for its test). */
+export function ResultsBody({
   query,
   experience,
   stale,
@@ -117,9 +118,16 @@ function ResultsBody({
   if (data.total_visitors === 0) {
     const ranged = data.range.from !== null || data.range.to !== null;
     return (
-      <EmptyState title={ranged ? "No visitors in this date range" : "No visitors yet"}>
+      <EmptyState
+        title={ranged ? "No visitors were first shown this experience in this date range" : "No visitors yet"}
+      >
         {data.diagnostics ? (
-          <FewVisitorsNotice diagnostics={data.diagnostics} rangeTo={data.range.to} />
+          <FewVisitorsNotice
+            diagnostics={data.diagnostics}
+            rangeFrom={data.range.from}
+            rangeTo={data.range.to}
+            totalVisitors={data.total_visitors}
+          />
         ) : experience && experience.status !== "running" ? (
           "Results appear once this experience is running and shown to shoppers."
         ) : (
@@ -142,7 +150,12 @@ function ResultsBody({
         </p>
       ) : null}
       {data.diagnostics ? (
-        <FewVisitorsNotice diagnostics={data.diagnostics} rangeTo={data.range.to} />
+        <FewVisitorsNotice
+          diagnostics={data.diagnostics}
+          rangeFrom={data.range.from}
+          rangeTo={data.range.to}
+          totalVisitors={data.total_visitors}
+        />
       ) : null}
       <ResultsSummary results={data} />
       <ExposureTable variations={data.variations} rules={experience?.rules} ruleResults={data.rules} />

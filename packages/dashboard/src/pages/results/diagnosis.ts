@@ -6,7 +6,8 @@ import { formatCount } from "./format";
 
 export type DiagnosisText = { title: string; detail: string };
 
-const plural = (n: number, one: string, many: string) => `${formatCount(n)} ${n === 1 ? one : many}`;
+const plural = (n: number, one: string, many: string) =>
+  `${formatCount(n)} ${n === 1 ? one : many}`;
 
 /** "'Price message'", "'A' and 'B'", "'A', 'B' and 'C'". */
 function listOf(items: readonly string[]): string {
@@ -15,13 +16,35 @@ function listOf(items: readonly string[]): string {
 }
 
 /**
+ * A date range with a first day, and the visitors the results count in it (the answer's
+ * `total_visitors`): those first shown the experience in the range.
+ */
+export type FirstShown = { from: string; visitors: number };
+
+/**
  * `rangeTo`: the last day of the results' date range (UTC, included), when it has one. The
  * service counts page views up to its end, so "since" alone would claim more than was read.
+ *
+ * `firstShown`: with a range that has a first day. The diagnosis counts every visitor who saw the
+ * experience in its window (`exposed_visitors`), returning ones included, since it compares them
+ * with the visitors of its pages in that window; the results count only those first shown it in
+ * the range. When the first are more, a sentence says why the results have fewer (a screen read
+ * "No visitors …" beside "20 … saw it").
  */
-export function diagnosisText(d: ResultsDiagnostics, rangeTo: string | null = null): DiagnosisText {
+export function diagnosisText(
+  d: ResultsDiagnostics,
+  rangeTo: string | null = null,
+  firstShown: FirstShown | null = null,
+): DiagnosisText {
   const since = rangeTo
     ? `from ${formatDateTime(d.since)} to the end of ${formatDay(rangeTo)}`
     : `since ${formatDateTime(d.since)}`;
+  const counted =
+    firstShown && d.exposed_visitors > firstShown.visitors
+      ? ` The results of a date range count only the visitors first shown it in the range ` +
+        `(${firstShown.visitors === 0 ? "none" : formatCount(firstShown.visitors)}): those first shown it before ` +
+        `${formatDay(firstShown.from)} are left out, also when they come back.`
+      : "";
   switch (d.cause) {
     case "no_traffic":
       return {
@@ -44,7 +67,7 @@ export function diagnosisText(d: ResultsDiagnostics, rangeTo: string | null = nu
         title: "Few shoppers so far",
         detail:
           `${plural(d.target_visitors, "visitor", "visitors")} viewed this experience's pages ${since}, and ` +
-          `${formatCount(d.exposed_visitors)} of them saw it: it reaches the shoppers it should. The results ` +
+          `${formatCount(d.exposed_visitors)} of them saw it: it reaches the shoppers it should.${counted} The results ` +
           "firm up as more shoppers arrive.",
       };
     case "overlap_lost": {
@@ -67,7 +90,7 @@ export function diagnosisText(d: ResultsDiagnostics, rangeTo: string | null = nu
         detail:
           `${plural(d.target_visitors, "visitor", "visitors")} viewed this experience's pages ${since}, but ` +
           `only ${formatCount(d.exposed_visitors)} saw it: its audiences or traffic allocation let few in. ` +
-          "Check each rule's audience and traffic allocation in the editor.",
+          `Check each rule's audience and traffic allocation in the editor.${counted}`,
       };
   }
 }
