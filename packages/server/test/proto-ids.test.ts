@@ -40,6 +40,8 @@ describe("the admin API refuses reserved ids", () => {
     ["a behaviour id", (name) => { const b = experienceBody(); b.rules[0]!.behaviour.id = name; return b; }],
     ["a rule id", (name) => { const b = experienceBody(); b.rules[0]!.id = name; return b; }],
     ["a goal id", (name) => experienceBody({ goals: [{ id: name, name: "Cart", kind: "track", event_name: "add_to_cart" }] })],
+    ["a config's config_customer_id", (name) => { const b = experienceBody(); variation(b, 0).configs[0]!.config_customer_id = name; return b; }],
+    ["a config's config_id", (name) => { const b = experienceBody(); variation(b, 1).configs[0]!.config_id = name; return b; }],
     ["an audience id", (name) => { const b = experienceBody(); (b.rules[0] as { audience_id: string | null }).audience_id = name; return b; }],
   ];
 
@@ -52,7 +54,7 @@ describe("the admin API refuses reserved ids", () => {
           expect(res.statusCode, `${method} ${place} ${name}: ${res.body}`).toBe(400);
           const error = (res.json() as { error: { code: string; message: string } }).error;
           expect(error.code).toBe("invalid_body");
-          if (place !== "an audience id") expect(error.message).toMatch(/\/id must not be a name every JavaScript object has \(.*__proto__.*\)$/);
+          if (place !== "an audience id") expect(error.message).toMatch(/\/(id|config_customer_id|config_id) must not be a name every JavaScript object has \(.*__proto__.*\)$/);
           expect(res.headers["x-content-type-options"]).toBe("nosniff");
         }
       }

@@ -42,7 +42,10 @@ export const RESERVED_IDS: readonly string[] = [...new Set([...Object.getOwnProp
 /** The 400's message for a reserved id (Ajv's own for `not` says only "must NOT be valid"). */
 export const RESERVED_ID_MESSAGE = `must not be a name every JavaScript object has (${RESERVED_IDS.join(", ")})`;
 
-export const id: JsonSchema = { type: "string", pattern: ID_PATTERN, not: { enum: [...RESERVED_IDS] } };
+/** Refuses the reserved names (with `type: "string"`): ids, and other names used as keys (config ids). */
+export const notReserved: JsonSchema = { not: { enum: [...RESERVED_IDS] } };
+
+export const id: JsonSchema = { type: "string", pattern: ID_PATTERN, ...notReserved };
 
 export const idParams = obj({ id }, ["id"]);
 

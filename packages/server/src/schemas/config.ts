@@ -3,7 +3,7 @@
 // Operators save these through the admin API; the decision answers them to the script as saved.
 
 import type { JsonSchema } from "./common.js";
-import { bool, enumOf, id, num, obj, str, strArray } from "./common.js";
+import { bool, enumOf, id, notReserved, num, obj, str, strArray } from "./common.js";
 
 const CSS_PATH = str(2048);
 const HTML = str(200_000);
@@ -174,8 +174,9 @@ const VARIATION_BY_TYPE: Record<string, JsonSchema> = {
 export const configDefinitionSchema: JsonSchema = {
   ...obj(
     {
-      config_customer_id: { type: "string", minLength: 1, maxLength: 256 },
-      config_id: { type: "string", minLength: 1, maxLength: 256 },
+      // Keys of the config call's answer (spec §3) and of maps in the service and the script.
+      config_customer_id: { type: "string", minLength: 1, maxLength: 256, ...notReserved },
+      config_id: { type: "string", minLength: 1, maxLength: 256, ...notReserved },
       version: { type: "integer", minimum: 1 },
       variation_data_type: enumOf(Object.keys(VARIATION_BY_TYPE)),
       variation: {},
