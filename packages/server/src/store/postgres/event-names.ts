@@ -28,14 +28,14 @@ export function postgresEventNames(pool: pg.Pool): EventNameStore {
       }),
     recentRevenueCurrencies: async (accountId: string, window: number): Promise<RevenueCurrency[]> => {
       // As on SQLite. event_json is json (migrations.ts): text PostgreSQL checked on insert, so it
-      // parses, and `->` on a value that is not an object gives NULL, not an error. But `->`
-      // decodes every string of the document on its way, and fails the whole statement on an
-      // escape it cannot turn into text: \u0000 anywhere in the event (json accepts it, text
-      // cannot hold it), or any non-ASCII one in a database that is not UTF-8. So a row with a
-      // \u escape has each one replaced by \u0020 first: the structure is unchanged and a value
-      // with an escape is "other" either way, since only plain letters make a code
-      // (revenue-currencies.ts). The value's text is read as stored, never decoded.
-      // COLLATE "C": the letter ranges are ASCII's, whatever the database's locale.
+      // parses, and `#>` on a path through a value that is not an object gives NULL, not an
+      // error. But `#>` (as `->`) decodes every string of the document on its way, and fails the
+      // whole statement on an escape it cannot turn into text: \u0000 anywhere in the event (json
+      // accepts it, text cannot hold it), and in a database that is not UTF-8 maybe on a
+      // non-ASCII one. So a row with a \u escape has each one replaced by \u0020 first: the
+      // structure is unchanged, and a value with an escape is "other" either way, since only
+      // plain letters make a code (revenue-currencies.ts). The value's text is read as stored,
+      // never decoded. COLLATE "C": the letter ranges are ASCII's, whatever the locale.
       const rows = await query<RevenueCurrency>(
         pool,
         `SELECT CASE
@@ -45,7 +45,7 @@ export function postgresEventNames(pool: pg.Pool): EventNameStore {
          FROM (
            SELECT (CASE WHEN strpos(event_json::text, '\\u') > 0
                      THEN regexp_replace(event_json::text, '\\\\u[0-9A-Fa-f]{4}', '\\\\u0020', 'g')::json
-                     ELSE event_json END -> 'properties' -> 'currency')::text COLLATE "C" AS raw
+                     ELSE event_json END #> '{properties,currency}')::text COLLATE "C" AS raw
            FROM (SELECT event_type, revenue_amount, event_json FROM events WHERE account_id = $1 ORDER BY seq DESC LIMIT $2) w
            WHERE event_type = 'REVENUE' AND ${countedAmountSql("revenue_amount")} > 0
          ) c GROUP BY 1`,
