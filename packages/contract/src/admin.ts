@@ -372,7 +372,10 @@ export type ResultsDiagnostics = {
   target_page_views: number;
   /** Distinct visitors with a page view on a target page since then. */
   target_visitors: number;
-  /** Distinct visitors exposed to the experience since then. */
+  /**
+   * Distinct visitors exposed to the experience since then, returning ones included: with a date
+   * range it can be more than `total_visitors` (those first exposed in the range).
+   */
   exposed_visitors: number;
   /** pages_never_matched: the account's most viewed pages since then (domain + path), to compare with the targets. */
   top_pages: { page: string; views: number }[];
@@ -380,7 +383,10 @@ export type ResultsDiagnostics = {
   overlaps: { experience_id: string; name: string; priority: number; pages: string[]; elements: string[] }[];
 };
 
-/** Exposures per variation over the whole experience (distinct visitors). */
+/**
+ * Exposures per variation (distinct visitors): over the whole experience, a visitor in every
+ * variation they saw; with a date range, the visitors first exposed in it, by that first variation.
+ */
 export type VariationExposure = {
   variation_id: string;
   /** null when the variation was removed from the experience since. */
@@ -485,7 +491,10 @@ export type ExperienceResults = {
   correction: ResultsCorrection;
   alpha: number;
   computed_at: string;
-  /** Distinct visitors exposed to the experience (each counted once). */
+  /**
+   * Distinct visitors exposed to the experience (each counted once); with a date range, those
+   * first exposed in it (docs/results.md "Date range").
+   */
   total_visitors: number;
   variations: VariationExposure[];
   rules: RuleResults[];

@@ -285,7 +285,11 @@ function getOrSet<K, V>(map: Map<K, V>, key: K, make: () => V): V {
 
 export type ResultsInput = {
   experience: Experience;
-  /** Distinct visitors per variation, a visitor in every variation they saw (the `variations` list). */
+  /**
+   * The visitors of `total_visitors` and the `variations` list: without a range, distinct visitors
+   * per variation, a visitor in every variation they saw; with one, the visitors first exposed in
+   * it, each in the variation of that first exposure (routes/admin-experiences.ts `rangedResults`).
+   */
   exposed: { distinct: number; byVariation: readonly VariationVisitors[] };
   aggregate: ResultsAggregate;
   /** Audience id → name, for the rules' labels. */

@@ -1,5 +1,7 @@
-// Exposure counts per variation over the whole experience (product.md §3 "Results"): distinct
-// visitors who were shown each variation, from the stored config summaries.
+// Exposure counts per variation (product.md §3 "Results"), the answer's `variations` list: without
+// a date range, the distinct visitors who were shown each variation over the whole experience;
+// with one, the visitors first exposed in it, by the variation of that first exposure
+// (docs/results.md "Date range").
 
 import type { VariationExposure } from "@storefit/contract";
 import type { Experience, VariationVisitors } from "../store/types.js";

@@ -359,7 +359,7 @@ const diagnosticsSchema = obj(
     page_views: { ...count, description: "Page views on the account's domains since then" },
     target_page_views: { ...count, description: "Of those, on a page the experience targets" },
     target_visitors: { ...count, description: "Distinct visitors with a page view on a target page since then" },
-    exposed_visitors: { ...count, description: "Distinct visitors exposed to the experience since then" },
+    exposed_visitors: { ...count, description: "Distinct visitors exposed to the experience since then, returning ones included (with a date range it can exceed total_visitors)" },
     top_pages: { type: "array", items: obj({ page: { type: "string" }, views: count }, ["page", "views"]) },
     overlaps: {
       type: "array",
@@ -385,14 +385,14 @@ export const resultsSchema = obj(
     correction: CORRECTION,
     alpha: { type: "number" },
     computed_at: timestamp,
-    total_visitors: { ...count, description: "Distinct visitors exposed to the experience" },
+    total_visitors: { ...count, description: "Distinct visitors exposed to the experience; with a date range, those first exposed in it" },
     variations: {
       type: "array",
       items: obj(
         {
           variation_id: str(256),
           name: { type: ["string", "null"] },
-          visitors: { type: "integer", description: "Distinct visitors with an exposure" },
+          visitors: { type: "integer", description: "Distinct visitors with an exposure to it; with a date range, those first exposed in it, by the variation of that first exposure" },
           share: { type: "number" },
           expected_share: { type: ["number", "null"] },
         },
