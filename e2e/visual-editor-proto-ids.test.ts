@@ -5,8 +5,9 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Frame, Page } from "playwright-core";
-import type { ConfigDefinition, Experience } from "@storefit/contract";
+import type { ConfigDefinition } from "@storefit/contract";
 import { DEMO_DOMAIN, DEMO_PAGES } from "../packages/server/src/seed/demo-pages.js";
+import type { NewExperience } from "../packages/server/src/store/types.js";
 import { DESKTOP_UA, eventually, launchBrowser, signInToDashboard, startStack } from "./harness.js";
 import type { Stack } from "./harness.js";
 
@@ -43,7 +44,7 @@ async function editorFrame(page: Page): Promise<Frame> {
 describe("visual editor with variations __proto__ and toString", () => {
   it("shows each one, switches between them, and an edit is unsaved in its own variation only", async () => {
     // Straight into the store: the admin API refuses these ids now.
-    const experience: Omit<Experience, "created_at" | "updated_at"> = {
+    const experience: NewExperience = {
       id: "exp_proto_ids",
       account_id: "acc_littlesprouts",
       name: "Proto ids",
