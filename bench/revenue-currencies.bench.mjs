@@ -27,6 +27,8 @@ const BACKENDS = (process.env.BENCH_BACKENDS ?? "sqlite").split(",");
 const WINDOW = 50_000;
 const ORDER_EVERY = Number(process.env.BENCH_ORDER_EVERY ?? 20);
 const ACCOUNT = "acc_bench";
+/** Every visitor is first exposed to it before their events: the read counts only its visitors' orders. */
+const EXPERIENCE = "exp_bench";
 const loadavg = () => os.loadavg().map((l) => l.toFixed(1)).join(" ");
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -56,7 +58,10 @@ async function fill(store) {
           events.push({ ...base, event_type: "REVENUE", name: "order", event_customer_id: "shop.example|order", properties: { page_path: "/thank-you", order_id: `o${i}`, revenue_amount: 27 + (i % 40), currency: i % 3 ? "USD" : "GBP", items } });
         }
       }
-      writes.push({ kind: "events", accountId: ACCOUNT, userId: `u_${v}`, user: { user_customer_id: `c${v}`, anonymous: true }, touch: false, events, now });
+      const user = { user_customer_id: `c${v}`, anonymous: true };
+      const exposure = { config_id: "cfg", user_customer_id: `c${v}`, user_id: `u_${v}`, session_id: "s", requested_time: 1_790_000_000_000, variation_id: "va", experience_id: EXPERIENCE, rule_id: "r1", behaviour_id: "b1", probability: 0.5, split: null };
+      writes.push({ kind: "exposures", accountId: ACCOUNT, userId: `u_${v}`, user, touch: false, exposures: [exposure], now });
+      writes.push({ kind: "events", accountId: ACCOUNT, userId: `u_${v}`, user, touch: false, events, now });
     }
     await store.commitClientWrites(writes);
   }
@@ -75,7 +80,7 @@ async function measure(label, store) {
   let answer;
   for (let r = 0; r < ROUNDS; r++) {
     names.push(await time(() => store.recentEventNames(ACCOUNT, "CLICK", WINDOW, 100)));
-    currencies.push(await time(async () => (answer = await store.recentRevenueCurrencies(ACCOUNT, WINDOW))));
+    currencies.push(await time(async () => (answer = await store.recentRevenueCurrencies(ACCOUNT, EXPERIENCE, WINDOW))));
     loads.push(loadavg());
   }
   const orders = answer.reduce((n, c) => n + c.orders, 0);

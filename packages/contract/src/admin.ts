@@ -503,7 +503,7 @@ export type ExperienceResults = {
   /** Why visitors are few, when a running experience has fewer than 100 (docs/results.md "Few visitors"); null otherwise. */
   diagnostics: ResultsDiagnostics | null;
   /**
-   * Only when the experience has a revenue goal: the currencies of the account's recent orders
+   * Only when the experience has a revenue goal: the currencies of its visitors' recent orders
    * (docs/results.md "Currencies"), the most orders first. Revenue adds amounts as sent, so more
    * than one entry means the revenue figures mix currencies.
    */

@@ -36,7 +36,7 @@ describe("revenue currencies on the Results screen", () => {
     const html = render(TWO);
     const warning = /data-testid="currency-warning"[^>]*>([^<]*)</.exec(html)?.[1];
     expect(warning).toBe(
-      "Orders came in 2 currencies (USD: 6, GBP: 4 of the orders among the shop&#x27;s last 50,000 events). " +
+      "Orders came in 2 currencies (USD: 6, GBP: 4 of this experience&#x27;s visitors&#x27; orders among the shop&#x27;s last 50,000 events). " +
         "Revenue here adds their amounts as they are, without converting: track revenue in one currency " +
         "(docs/results.md &quot;Currencies&quot;).",
     );
@@ -55,7 +55,7 @@ describe("revenue currencies on the Results screen", () => {
     expect(singleCurrency(undefined)).toBeUndefined();
     expect(mixedCurrencyWarning([{ currency: null, orders: 3 }])).toBeNull();
     expect(mixedCurrencyWarning([{ currency: "EUR", orders: 1_200 }, { currency: null, orders: 3 }, { currency: "other", orders: 1 }])).toMatch(
-      /^Orders did not all come in one currency \(EUR: 1,200, no currency: 3, not a currency code: 1 of the orders among/,
+      /^Orders did not all come in one currency \(EUR: 1,200, no currency: 3, not a currency code: 1 of this experience/,
     );
   });
 

@@ -1,4 +1,4 @@
-// The currencies of an account's recent orders (docs/results.md "Currencies"): results add
+// The currencies of an experience's visitors' recent orders (docs/results.md "Currencies"): results add
 // revenue amounts as sent, so the answer of an experience with a revenue goal says which
 // currencies the orders came in. The store's read on both backends, the same answer for every
 // event the service stores; odd rows written another way never fail the read; the field in the
@@ -31,11 +31,19 @@ async function account(s: Store, id: string) {
   await s.createAccount({ id, name: id, client_key: `ck_${id}`, settings: { ...SETTINGS_DEFAULTS, domain: SHOP } });
 }
 
+/** `user` first exposed to experience "exp" of `accountId` at EXPOSED: their orders after it count. */
+async function expose(s: Store, accountId: string, user = "u1"): Promise<void> {
+  const exposure: Exposure = { config_id: "cfg", user_customer_id: user, user_id: user, session_id: "s", requested_time: EXPOSED, variation_id: "va", experience_id: "exp", rule_id: "r1", behaviour_id: "b1", probability: 0.5, split: null };
+  await s.commitClientWrites([{ kind: "exposures", accountId, userId: user, user: { user_customer_id: user, anonymous: true }, touch: false, exposures: [exposure], now: NOW }]);
+}
+
 describe.each(BACKENDS)("recentRevenueCurrencies on %s", (backend) => {
   it("counts the orders per currency: codes upper-cased, any other value 'other', none null; only orders that count, only this account, within the window", async () => {
     const { store: s } = await openBackend(backend);
     await account(s, "acc");
     await account(s, "acc_b");
+    await expose(s, "acc");
+    await expose(s, "acc_b");
     await write(s, "acc", [
       order("USD"), order("USD"), order("USD"), order("usd"),
       order("GBP"), order("GBP", "38.00 GBP"),
@@ -54,7 +62,7 @@ describe.each(BACKENDS)("recentRevenueCurrencies on %s", (backend) => {
     ]);
     await write(s, "acc_b", [order("CAD")]);
 
-    expect(await s.recentRevenueCurrencies("acc", 1000)).toEqual<RevenueCurrency[]>([
+    expect(await s.recentRevenueCurrencies("acc", "exp", 1000)).toEqual<RevenueCurrency[]>([
       { currency: "other", orders: 8 },
       { currency: "USD", orders: 5 },
       { currency: "GBP", orders: 2 },
@@ -62,14 +70,22 @@ describe.each(BACKENDS)("recentRevenueCurrencies on %s", (backend) => {
       { currency: null, orders: 2 },
     ]);
     // The 3 newest events: two SEK orders and a page view.
-    expect(await s.recentRevenueCurrencies("acc", 3)).toEqual([{ currency: "SEK", orders: 2 }]);
-    expect(await s.recentRevenueCurrencies("acc_b", 1000)).toEqual([{ currency: "CAD", orders: 1 }]);
-    expect(await s.recentRevenueCurrencies("acc_none", 1000)).toEqual([]);
+    expect(await s.recentRevenueCurrencies("acc", "exp", 3)).toEqual([{ currency: "SEK", orders: 2 }]);
+    expect(await s.recentRevenueCurrencies("acc_b", "exp", 1000)).toEqual([{ currency: "CAD", orders: 1 }]);
+    expect(await s.recentRevenueCurrencies("acc_none", "exp", 1000)).toEqual([]);
+    // Only orders of the experience's visitors after their first exposure: anyone with the
+    // client key can send orders, but not into another experience's count.
+    expect(await s.recentRevenueCurrencies("acc", "exp_other", 1000)).toEqual([]);
+    await write(s, "acc", [order("JPY"), order("JPY")], "not-exposed");
+    await expose(s, "acc", "late");
+    await write(s, "acc", [{ ...order("CHF"), event_timestamp: EXPOSED - 1 }], "late");
+    expect((await s.recentRevenueCurrencies("acc", "exp", 1000)).map((c) => c.currency)).toEqual(["other", "USD", "GBP", "SEK", null]);
   });
 
   it("odd stored rows, written around the service, never fail the read", async () => {
     const b = await openBackend(backend);
     await account(b.store, "acc");
+    await expose(b.store, "acc");
     // JSON both backends can hold in event_json: what each row reads as.
     const deep = `${"[".repeat(500)}${"]".repeat(500)}`;
     const odd: [json: string, reads: string | null][] = [
@@ -101,7 +117,7 @@ describe.each(BACKENDS)("recentRevenueCurrencies on %s", (backend) => {
       for (const [i, literal] of sqliteOnly.entries()) await setJson(b, `sq${i}`, literal);
       expected.set(null, (expected.get(null) ?? 0) + sqliteOnly.length);
     }
-    const got = await b.store.recentRevenueCurrencies("acc", 1000);
+    const got = await b.store.recentRevenueCurrencies("acc", "exp", 1000);
     expect(new Map(got.map((c) => [c.currency, c.orders]))).toEqual(expected);
   });
 });
@@ -140,7 +156,7 @@ function exposed(user: string, experienceId: string, variation: string): ClientW
 type Schema = { type?: string | string[]; properties?: Record<string, Schema>; items?: Schema; required?: string[] };
 
 describe.each(BACKENDS)("revenue_currencies in the results answer on %s", (backend) => {
-  it("with a revenue goal, the account's currencies, cached with the results until new events; without one, no field", async () => {
+  it("with a revenue goal, the currencies of its visitors' orders, cached with the results until new events; without one, no field", async () => {
     const { store } = await openBackend(backend);
     await account(store, "acc");
     const key = newSecretKey();

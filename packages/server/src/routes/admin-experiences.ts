@@ -406,7 +406,7 @@ export function experienceRoutes(app: FastifyInstance, opts: AdminOptions): void
       });
       // Revenue adds amounts as sent: say which currencies they came in (docs/results.md "Currencies").
       if (experience.goals.some((g) => g.kind === "revenue")) {
-        answer.revenue_currencies = await store.recentRevenueCurrencies(accountId, REVENUE_CURRENCY_WINDOW);
+        answer.revenue_currencies = await store.recentRevenueCurrencies(accountId, experience.id, REVENUE_CURRENCY_WINDOW);
       }
       resultsCache.set(key, answer);
       return answer;

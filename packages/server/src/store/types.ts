@@ -403,12 +403,13 @@ export interface EventNameStore {
   recentEventNames(accountId: string, type: string, window: number, limit: number): Awaitable<RecentEventNames>;
   /**
    * The currencies of the orders among the account's `window` newest events (docs/results.md
-   * "Currencies"): REVENUE events whose amount counts (countedAmount > 0), counted by their
+   * "Currencies") placed by the experience's visitors after their first exposure (no one can
+   * add to them without being exposed): REVENUE events whose amount counts (countedAmount > 0), counted by their
    * `properties.currency` — three ASCII letters upper-cased, "other" for any other value, null
    * when it is missing or JSON null (or the stored JSON does not parse) — the most orders first,
    * then by currency. Never fails on an odd stored row.
    */
-  recentRevenueCurrencies(accountId: string, window: number): Awaitable<RevenueCurrency[]>;
+  recentRevenueCurrencies(accountId: string, experienceId: string, window: number): Awaitable<RevenueCurrency[]>;
 }
 
 export type RecentEventNames = { names: { name: string; events: number }[]; complete: boolean };

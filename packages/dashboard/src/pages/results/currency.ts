@@ -1,4 +1,4 @@
-// The currencies the account's recent orders came in (the answer's revenue_currencies,
+// The currencies this experience's visitors' recent orders came in (the answer's revenue_currencies,
 // docs/results.md "Currencies"). Revenue adds amounts as sent: with one currency the revenue
 // figures are labelled with it; with more, the screen warns that they mix currencies. Pure, so it
 // is unit-tested (test/results-currencies.test.ts).
@@ -36,7 +36,7 @@ export function mixedCurrencyWarning(
   const allCodes = currencies.every((c) => c.currency !== null && CODE.test(c.currency));
   return (
     `${allCodes ? `Orders came in ${currencies.length} currencies` : "Orders did not all come in one currency"} ` +
-    `(${counts} of the orders among the shop's last ${formatCount(REVENUE_CURRENCY_WINDOW)} events). ` +
+    `(${counts} of this experience's visitors' orders among the shop's last ${formatCount(REVENUE_CURRENCY_WINDOW)} events). ` +
     "Revenue here adds their amounts as they are, without converting: track revenue in one currency " +
     '(docs/results.md "Currencies").'
   );

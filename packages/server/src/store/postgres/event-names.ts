@@ -26,7 +26,7 @@ export function postgresEventNames(pool: pg.Pool): EventNameStore {
         const beyond = await query(client, "SELECT 1 FROM events WHERE account_id = $1 ORDER BY seq DESC LIMIT 1 OFFSET $2", [accountId, window]);
         return { names: names.map(({ name, events }) => ({ name, events })), complete: beyond.length === 0 };
       }),
-    recentRevenueCurrencies: async (accountId: string, window: number): Promise<RevenueCurrency[]> => {
+    recentRevenueCurrencies: async (accountId: string, experienceId: string, window: number): Promise<RevenueCurrency[]> => {
       // As on SQLite. event_json is json (migrations.ts): text PostgreSQL checked on insert, so it
       // parses, and `#>` on a path through a value that is not an object gives NULL, not an
       // error. But `#>` (as `->`) decodes every string of the document on its way, and fails the
@@ -46,10 +46,12 @@ export function postgresEventNames(pool: pg.Pool): EventNameStore {
            SELECT (CASE WHEN strpos(event_json::text, '\\u') > 0
                      THEN regexp_replace(event_json::text, '\\\\u[0-9A-Fa-f]{4}', '\\\\u0020', 'g')::json
                      ELSE event_json END #> '{properties,currency}')::text COLLATE "C" AS raw
-           FROM (SELECT event_type, revenue_amount, event_json FROM events WHERE account_id = $1 ORDER BY seq DESC LIMIT $2) w
+           FROM (SELECT user_id, event_timestamp, event_type, revenue_amount, event_json FROM events WHERE account_id = $1 ORDER BY seq DESC LIMIT $2) w
            WHERE event_type = 'REVENUE' AND ${countedAmountSql("revenue_amount")} > 0
+             AND EXISTS (SELECT 1 FROM first_exposures f
+                         WHERE f.account_id = $1 AND f.experience_id = $3 AND f.user_id = w.user_id AND f.requested_time <= w.event_timestamp)
          ) c GROUP BY 1`,
-        [accountId, window],
+        [accountId, window, experienceId],
       );
       return sortRevenueCurrencies(rows);
     },

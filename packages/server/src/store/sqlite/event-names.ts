@@ -29,7 +29,7 @@ export function sqliteEventNames(d: SqliteDb): Sync<EventNameStore> {
         return { names: names.map(({ name, events }) => ({ name, events })), complete: beyond === undefined };
       });
     },
-    recentRevenueCurrencies(accountId: string, window: number): RevenueCurrency[] {
+    recentRevenueCurrencies(accountId: string, experienceId: string, window: number): RevenueCurrency[] {
       // The same window as the names. Only the orders' JSON is read, and only text that
       // json_valid accepts (a BLOB, JSON5 or JSON nested deeper than SQLite parses would make
       // `->` fail the whole read): CASE evaluates its branches in order, AND does not promise to.
@@ -47,11 +47,13 @@ export function sqliteEventNames(d: SqliteDb): Sync<EventNameStore> {
                  SELECT CASE WHEN typeof(event_json) = 'text' THEN
                           CASE WHEN json_valid(event_json) THEN event_json -> '$.properties.currency' END
                         END AS raw
-                 FROM (SELECT event_type, revenue_amount, event_json FROM events WHERE account_id = @account ORDER BY seq DESC LIMIT @window)
+                 FROM (SELECT user_id, event_timestamp, event_type, revenue_amount, event_json FROM events WHERE account_id = @account ORDER BY seq DESC LIMIT @window) e
                  WHERE event_type = 'REVENUE' AND ${countedAmountSql("revenue_amount")} > 0
+                   AND EXISTS (SELECT 1 FROM first_exposures f
+                               WHERE f.account_id = @account AND f.experience_id = @experience AND f.user_id = e.user_id AND f.requested_time <= e.event_timestamp)
                ) GROUP BY 1`,
             )
-            .all({ account: accountId, window }) as RevenueCurrency[],
+            .all({ account: accountId, experience: experienceId, window }) as RevenueCurrency[],
       );
       return sortRevenueCurrencies(rows);
     },
