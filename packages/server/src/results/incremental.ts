@@ -89,6 +89,16 @@ export class GoalMatcher {
     return this.pathHits(path).includes(true);
   }
 
+  /**
+   * Whether a page path is on goal `goal`'s path (a page goal; the domain aside), remembered per
+   * path: a date range's statement picks each page goal's paths among all the account's, and a
+   * pattern tested again on each of thousands of stored paths on every call (anyone with the
+   * client key can store page views) would cost each call what only the first needs to.
+   */
+  onGoalPagePath(path: string, goal: number): boolean {
+    return this.pathHits(path)[goal] === true;
+  }
+
   /** Per goal, whether it is a page goal whose path matches `path`. */
   private pathHits(path: string): boolean[] {
     return this.cached(this.paths, path, (i) => {

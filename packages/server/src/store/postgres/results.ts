@@ -5,7 +5,7 @@
 // first, against the account's distinct page paths and domains, and passed in as arrays.
 
 import type pg from "pg";
-import { matchDomain, matchPagePath } from "@storefit/contract";
+import { matchDomain } from "@storefit/contract";
 import type { GoalDefinition } from "@storefit/contract";
 import type { ExposureDay, FoldedResults, GoalSums, PageViews, ResultsAggregate, ResultsRange, ResultsStore, VariationVisitors } from "../types.js";
 import { GOAL_EVENT_TYPES, MAX_DATE_MS, NAMED_TYPES, countedAmountSql, goalCandidates } from "../event-fields.js";
@@ -215,13 +215,14 @@ function goalSumsQuery(
   const allPaths = new Set<string>();
   const namesByType = new Map<string, Set<string> | "any">();
   let revenue = false;
-  for (const g of goals) {
+  const matcher = matcherFor(goals);
+  for (const [i, g] of goals.entries()) {
     const type = GOAL_EVENT_TYPES[g.kind];
     let name: string | null = null;
     let domain: string | null = null;
     if (g.kind === "page_view") {
       const page = g.page ?? { page_path: "", page_match: "exact_match" as const };
-      for (const p of pagePaths.filter((p) => matchPagePath(page.page_match, page.page_path, p))) {
+      for (const p of pagePaths.filter((p) => matcher.onGoalPagePath(p, i))) {
         allPaths.add(p);
         goalPaths.goal.push(g.id);
         goalPaths.path.push(p);

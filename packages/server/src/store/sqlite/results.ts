@@ -1,7 +1,7 @@
 // The results' reads (docs/results.md), on SQLite: exposures and goal sums per variation and
 // day, the results cache's version, and the page views of the diagnostics and the overlaps.
 
-import { matchDomain, matchPagePath } from "@storefit/contract";
+import { matchDomain } from "@storefit/contract";
 import type { GoalDefinition } from "@storefit/contract";
 import type { Awaitable, ExposureDay, FoldedResults, GoalSums, PageViews, ResultsAggregate, ResultsRange, ResultsStore, Sync, VariationVisitors } from "../types.js";
 import { Fold, addSeen, aggregateOf, countAllInSlices, foldVisitors, matcherFor, applyEvent, countVisitor, emptyTotals, exposedOf, goalTypes, goalsKey, newlySeen, parseVisitor, toRecount, visitorJson } from "../../results/incremental.js";
@@ -91,6 +91,7 @@ function goalSumsQuery(
   const allPaths = new Set<string>();
   const namesByType = new Map<string, Set<string> | "any">();
   let revenue = false;
+  const matcher = matcherFor(goals);
   goals.forEach((g, i) => {
     const type = GOAL_EVENT_TYPES[g.kind];
     params[`goal${i}`] = g.id;
@@ -101,7 +102,7 @@ function goalSumsQuery(
     params[`cap${i}`] = g.kind === "revenue" && g.revenue_cap !== undefined ? g.revenue_cap : null;
     if (g.kind === "page_view") {
       const page = g.page ?? { page_path: "", page_match: "exact_match" as const };
-      const paths = pagePaths.filter((p) => matchPagePath(page.page_match, page.page_path, p));
+      const paths = pagePaths.filter((p) => matcher.onGoalPagePath(p, i));
       for (const p of paths) allPaths.add(p);
       params[`paths${i}`] = paths.length;
       goalPaths.set(g.id, new Set(paths));
