@@ -37,6 +37,8 @@ beforeAll(async () => {
   store = await openPostgresStore(db.url);
   await store.migrate();
   pool = new pg.Pool({ connectionString: db.url });
+  // As in postgres-store.test.ts: a connection the database's drop ends after pool.end() resolved.
+  pool.on("error", () => {});
   await store.createAccount({ id: "acc_a", name: "a", client_key: "ck_a", settings: { ...SETTINGS_DEFAULTS, domain: "shop.example" } });
   // 20 events: the oldest of the newest 10 is the only CLICK among them.
   for (let i = 0; i < 20; i++) await put(i === 10 ? "CLICK" : "PAGE");
