@@ -62,14 +62,15 @@ describe("a global redirection", () => {
     // And both arrive: the exposure of the page left, and its view carrying it.
     const summary = await eventually(
       () => h.fake.to("/v1/config/request/summary/").find((r) => r.body.summaries.some((s: { config_id: string }) => s.config_id === "cfg_go")),
-      5000,
+      // Sent by a page that is unloading (keepalive): on a loaded machine it can arrive seconds later.
+      15_000,
       "the summary of /old",
     );
     expect(summary.body.summaries).toEqual([expect.objectContaining({ config_id: "cfg_go", experience_id: "exp_go", variation_id: "var_go", rule_id: "rule_go" })]);
     const views = await eventually(() => {
       const list = h.fake.to("/v1/cfe/").flatMap((r) => r.body.events).filter((e: { event_type: string }) => e.event_type === "PAGE");
       return list.length >= 3 ? list : undefined;
-    }, 5000, "three page views");
+    }, 15_000, "three page views");
     const left = views.find((e: { properties: { page_path: string } }) => e.properties.page_path === "/old");
     expect(left.config_summary).toEqual([expect.objectContaining({ config_id: "cfg_go" })]);
     expect(o.errors).toEqual([]);
@@ -93,7 +94,8 @@ describe("a global redirection", () => {
     await o.page.waitForURL((u) => u.pathname === "/landing");
     const summary = await eventually(
       () => h.fake.to("/v1/config/request/summary/").find((r) => r.body.summaries.some((s: { config_id: string }) => s.config_id === "cfg_go")),
-      5000,
+      // Sent by a page that is unloading (keepalive): on a loaded machine it can arrive seconds later.
+      15_000,
       "the summary of /old",
     );
     expect(summary.body.summaries.map((s: { experience_id: string }) => s.experience_id)).toEqual(["exp_go"]);
