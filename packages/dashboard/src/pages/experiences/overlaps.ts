@@ -156,34 +156,42 @@ export type GroupMember = { id: string; name: string; status: ExperienceStatus; 
 /** Statuses whose slices the service keeps apart (a draft's counts once it starts). */
 const HOLDS_SLICE: ReadonlySet<ExperienceStatus> = new Set(["running", "paused"]);
 
-/** The running and paused members of group `name`, except the experiences in `except`, by slice. */
-export function groupMembers(
-  experiences: readonly Pick<ExperienceSummary, "id" | "name" | "status" | "exclusion_group">[],
+type GroupedExperience = Pick<ExperienceSummary, "id" | "name" | "status" | "exclusion_group">;
+
+/** The experiences of group `name` whose status `holds`, except those in `except`, in list order. */
+function membersWhere(
+  experiences: readonly GroupedExperience[],
   name: string,
-  except: readonly string[] = [],
+  except: readonly string[],
+  holds: (status: ExperienceStatus) => boolean,
 ): GroupMember[] {
   const out: GroupMember[] = [];
   for (const e of experiences) {
     const g = e.exclusion_group;
-    if (!g || g.name !== name || !HOLDS_SLICE.has(e.status) || except.includes(e.id)) continue;
+    if (!g || g.name !== name || !holds(e.status) || except.includes(e.id)) continue;
     out.push({ id: e.id, name: e.name, status: e.status, slice: { start: g.start, end: g.end } });
   }
-  return out.sort((a, b) => a.slice.start - b.slice.start);
+  return out;
+}
+
+/** The running and paused members of group `name`, except the experiences in `except`, by slice. */
+export function groupMembers(
+  experiences: readonly GroupedExperience[],
+  name: string,
+  except: readonly string[] = [],
+): GroupMember[] {
+  return membersWhere(experiences, name, except, (s) => HOLDS_SLICE.has(s)).sort(
+    (a, b) => a.slice.start - b.slice.start,
+  );
 }
 
 /** The archived experiences whose last slice was in group `name`: they may have had shoppers there. */
 export function formerMembers(
-  experiences: readonly Pick<ExperienceSummary, "id" | "name" | "status" | "exclusion_group">[],
+  experiences: readonly GroupedExperience[],
   name: string,
   except: readonly string[] = [],
 ): GroupMember[] {
-  const out: GroupMember[] = [];
-  for (const e of experiences) {
-    const g = e.exclusion_group;
-    if (!g || g.name !== name || e.status !== "archived" || except.includes(e.id)) continue;
-    out.push({ id: e.id, name: e.name, status: e.status, slice: { start: g.start, end: g.end } });
-  }
-  return out;
+  return membersWhere(experiences, name, except, (s) => s === "archived");
 }
 
 /** Every group name in use, for suggestions. */
